@@ -1,0 +1,38 @@
+use crate::{Game, Score};
+
+/// Game knowledge, apart from the rules: a static evaluation and optional hooks the search uses
+/// when they are present. One game can carry several evaluators (the textbook one and a strong
+/// one) and the command line can compare them.
+pub trait Evaluator<G: Game>: Clone + Send + Sync + 'static {
+    /// A short name for reports (`open-lines`, `threats`, ...).
+    fn name(&self) -> &'static str;
+
+    /// The static value of a position that is not finished, from the side to move, in the
+    /// evaluator's own units. Must lie within `±Score::MAX_HEURISTIC`.
+    fn evaluate(&self, pos: &G) -> i32;
+
+    /// Moves that make the position unquiet (captures, immediate threats). Quiescence search
+    /// follows only these past the depth limit. The default, none, makes quiescence the static
+    /// evaluation.
+    fn noisy_moves(&self, _pos: &G, moves: &mut Vec<G::Move>) {
+        moves.clear();
+    }
+
+    /// An ordering hint: moves with higher hints are tried first, after the hash move and before
+    /// killers and history. The default gives no preference.
+    fn move_hint(&self, _pos: &G, _mv: G::Move) -> i32 {
+        0
+    }
+
+    /// The exact game-theoretic value, where the evaluator can compute it cheaply (an endgame
+    /// solver for small positions). The search stops at a node that returns `Some`.
+    fn exact(&self, _pos: &G) -> Option<Score> {
+        None
+    }
+
+    /// Whether a null move is sound enough here (no zugzwang danger). Null-move pruning is only
+    /// tried where the search option is on, the game allows a null move and this says yes.
+    fn null_move_ok(&self, _pos: &G) -> bool {
+        false
+    }
+}

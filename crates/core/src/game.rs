@@ -1,0 +1,120 @@
+use std::fmt::Debug;
+use std::hash::Hash;
+
+use crate::{MoveError, PositionError};
+
+/// The two players. `First` moves first from the start position (X, Red, Black in Othello and
+/// Gomoku, White in chess, Red in xiangqi). Minimax calls `First` MAX.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// The player who moves first from the start position (MAX in the textbook minimax).
+    First,
+    /// The other player (MIN).
+    Second,
+}
+
+impl Side {
+    /// The other side.
+    pub const fn other(self) -> Side {
+        match self {
+            Side::First => Side::Second,
+            Side::Second => Side::First,
+        }
+    }
+
+    /// +1 for `First`, -1 for `Second`: turns a side-to-move value into MAX's view and back.
+    pub const fn sign(self) -> i32 {
+        match self {
+            Side::First => 1,
+            Side::Second => -1,
+        }
+    }
+}
+
+/// How a finished game ended, seen from the side to move (who, by definition, cannot move on).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The side to move has won (rare: Othello disc counts, a stalemate rule that wins).
+    Win,
+    /// The side to move has lost (the usual case: the opponent just completed a line or mated).
+    Loss,
+    /// Neither side won.
+    Draw,
+}
+
+impl Outcome {
+    /// The same outcome seen from the other side.
+    pub const fn flip(self) -> Outcome {
+        match self {
+            Outcome::Win => Outcome::Loss,
+            Outcome::Loss => Outcome::Win,
+            Outcome::Draw => Outcome::Draw,
+        }
+    }
+}
+
+/// The rules of a two-player, zero-sum, perfect-information game: what the search needs and
+/// nothing more. Knowledge (evaluation, ordering hints, quiescence) lives in an
+/// [`Evaluator`](crate::Evaluator) so one game can carry several.
+///
+/// Contract, checked by [`conformance`](crate::conformance) for every game:
+/// - `generate_moves` yields an empty list exactly when `outcome` is `Some`;
+/// - `play(m)` then `undo(m)` restores the position and its hash;
+/// - `hash` (kept incrementally) equals `hash_from_scratch`;
+/// - `parse_move(format_move(m)) == m` and `from_text(to_text())` gives the same position.
+pub trait Game: Clone + Debug + Send + Sync + 'static {
+    /// A move. Passes (Othello) are moves too.
+    type Move: Copy + Eq + Hash + Debug + Send + Sync + 'static;
+
+    /// The game's name as the command line spells it (`tictactoe`, `connect4`, ...).
+    const NAME: &'static str;
+
+    /// The start position.
+    fn start() -> Self;
+
+    /// Whose turn it is.
+    fn side_to_move(&self) -> Side;
+
+    /// Moves played since the position was set up (from text or the start).
+    fn ply(&self) -> u32;
+
+    /// Clears `moves` and fills it with every legal move, in a fixed order (determinism).
+    /// Empty if and only if the game is over.
+    fn generate_moves(&self, moves: &mut Vec<Self::Move>);
+
+    /// Plays a legal move.
+    fn play(&mut self, mv: Self::Move);
+
+    /// Takes back `mv`, which must be the last move played.
+    fn undo(&mut self, mv: Self::Move);
+
+    /// `None` while the game goes on; otherwise how it ended, from the side to move.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// The 64-bit Zobrist hash, kept incrementally.
+    fn hash(&self) -> u64;
+
+    /// The same hash computed from nothing but the position (tests compare the two).
+    fn hash_from_scratch(&self) -> u64;
+
+    /// The move in the game's standard notation, `self` being the position before it.
+    fn format_move(&self, mv: Self::Move) -> String;
+
+    /// Reads a move in the game's notation: syntax first, then legality in this position.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError>;
+
+    /// The position in the game's standard text form.
+    fn to_text(&self) -> String;
+
+    /// Reads a position in the game's standard text form.
+    fn from_text(text: &str) -> Result<Self, PositionError>;
+
+    /// Passes the turn without moving, for null-move pruning. Returns `false` (and changes
+    /// nothing) where the game does not allow it; only then must `undo_null` not be called.
+    fn play_null(&mut self) -> bool {
+        false
+    }
+
+    /// Takes back a null move made by a `play_null` that returned `true`.
+    fn undo_null(&mut self) {}
+}

@@ -1,0 +1,22 @@
+//! The game contract of duel.
+//!
+//! Everything the search needs to know about a game is here: the [`Game`] trait (the rules), the
+//! [`Evaluator`] trait (the knowledge, kept apart so one game can carry several), the [`Score`]
+//! type that keeps proven wins apart from heuristic values, a generic [`perft`], and the
+//! [`conformance`] kit every game's tests run.
+
+mod error;
+mod eval;
+mod game;
+mod rng;
+mod score;
+
+pub mod conformance;
+pub mod perft;
+
+pub use error::{MoveError, PositionError};
+pub use eval::Evaluator;
+pub use game::{Game, Outcome, Side};
+pub use perft::{perft, perft_divide};
+pub use rng::SplitMix64;
+pub use score::Score;

@@ -1,0 +1,250 @@
+//! Tic-tac-toe for duel: the founding texts' first example.
+//!
+//! Cells are numbered 1 to 9 in reading order (1 top-left, 9 bottom-right); a move is its cell
+//! number and a position is the string of cells played from the empty board (`"519"`: X in the
+//! centre, O top-left, X bottom-right), like Connect Four's column strings. The game stops as
+//! soon as a side has three in a row.
+
+use duel_core::{Evaluator, Game, MoveError, Outcome, PositionError, Side, SplitMix64};
+
+/// The eight lines as bit masks over cells 0..8.
+pub const LINES: [u16; 8] = [
+    0b000_000_111,
+    0b000_111_000,
+    0b111_000_000,
+    0b001_001_001,
+    0b010_010_010,
+    0b100_100_100,
+    0b100_010_001,
+    0b001_010_100,
+];
+
+const FULL: u16 = 0b111_111_111;
+
+/// keys[side][cell], then one key for "O to move".
+const KEYS: [u64; 19] = SplitMix64::keys(0x71C7_AC70_E000_0001);
+
+/// A cell index, 0..8 in reading order.
+pub type Cell = u8;
+
+/// A tic-tac-toe position with its move history (needed for undo and for the text form).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TicTacToe {
+    stones: [u16; 2],
+    history: Vec<Cell>,
+    hash: u64,
+}
+
+impl TicTacToe {
+    /// The stones of a side as a bit mask over cells 0..8.
+    pub fn stones(&self, side: Side) -> u16 {
+        self.stones[side as usize]
+    }
+
+    /// The cells played so far, in order.
+    pub fn history(&self) -> &[Cell] {
+        &self.history
+    }
+
+    /// True if `side` has three in a row.
+    pub fn has_line(&self, side: Side) -> bool {
+        let s = self.stones(side);
+        LINES.iter().any(|&l| s & l == l)
+    }
+
+    /// The board as three rows of `X`, `O` and `.`.
+    pub fn diagram(&self) -> String {
+        let mut out = String::new();
+        for row in 0..3 {
+            for col in 0..3 {
+                let bit = 1 << (row * 3 + col);
+                out.push(if self.stones[0] & bit != 0 {
+                    'X'
+                } else if self.stones[1] & bit != 0 {
+                    'O'
+                } else {
+                    char::from(b'1' + (row * 3 + col) as u8)
+                });
+                out.push(' ');
+            }
+            out.pop();
+            out.push('\n');
+        }
+        out
+    }
+
+    fn toggle(&mut self, side: Side, cell: Cell) {
+        self.stones[side as usize] ^= 1 << cell;
+        self.hash ^= KEYS[side as usize * 9 + cell as usize] ^ KEYS[18];
+    }
+}
+
+impl Game for TicTacToe {
+    type Move = Cell;
+    const NAME: &'static str = "tictactoe";
+
+    fn start() -> Self {
+        TicTacToe { stones: [0, 0], history: Vec::with_capacity(9), hash: 0 }
+    }
+
+    fn side_to_move(&self) -> Side {
+        if self.history.len() % 2 == 0 {
+            Side::First
+        } else {
+            Side::Second
+        }
+    }
+
+    fn ply(&self) -> u32 {
+        self.history.len() as u32
+    }
+
+    fn generate_moves(&self, moves: &mut Vec<Cell>) {
+        moves.clear();
+        if self.outcome().is_some() {
+            return;
+        }
+        let empty = FULL & !(self.stones[0] | self.stones[1]);
+        moves.extend((0..9).filter(|c| empty & (1 << c) != 0));
+    }
+
+    fn play(&mut self, mv: Cell) {
+        let side = self.side_to_move();
+        self.toggle(side, mv);
+        self.history.push(mv);
+    }
+
+    fn undo(&mut self, mv: Cell) {
+        self.history.pop();
+        let side = self.side_to_move();
+        self.toggle(side, mv);
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        // Play stops at the first line, so only the side that just moved can have one.
+        if self.has_line(self.side_to_move().other()) {
+            Some(Outcome::Loss)
+        } else if self.history.len() == 9 {
+            Some(Outcome::Draw)
+        } else {
+            None
+        }
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        let mut h = 0;
+        for side in 0..2 {
+            for cell in 0..9 {
+                if self.stones[side] & (1 << cell) != 0 {
+                    h ^= KEYS[side * 9 + cell];
+                }
+            }
+        }
+        if self.history.len() % 2 == 1 {
+            h ^= KEYS[18];
+        }
+        h
+    }
+
+    fn format_move(&self, mv: Cell) -> String {
+        (mv + 1).to_string()
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Cell, MoveError> {
+        let t = text.trim();
+        let cell = match t.as_bytes() {
+            [d @ b'1'..=b'9'] => d - b'1',
+            _ => return Err(MoveError::syntax(Self::NAME, text, "expected a cell number 1-9")),
+        };
+        if let Some(o) = self.outcome() {
+            let why = if o == Outcome::Draw { "the board is full" } else { "the game is won" };
+            return Err(MoveError::illegal(text, format!("the game is over ({why})")));
+        }
+        if (self.stones[0] | self.stones[1]) & (1 << cell) != 0 {
+            return Err(MoveError::illegal(text, format!("cell {} is taken", cell + 1)));
+        }
+        Ok(cell)
+    }
+
+    fn to_text(&self) -> String {
+        self.history.iter().map(|c| char::from(b'1' + c)).collect()
+    }
+
+    fn from_text(text: &str) -> Result<Self, PositionError> {
+        let mut pos = Self::start();
+        for (i, ch) in text.trim().chars().enumerate() {
+            let mv = pos
+                .parse_move(ch.encode_utf8(&mut [0; 4]))
+                .map_err(|e| PositionError::new(Self::NAME, text, format!("move {}: {e}", i + 1)))?;
+            pos.play(mv);
+        }
+        Ok(pos)
+    }
+}
+
+/// The founding texts' static evaluation: f(p) = lines still open for MAX − lines still open for
+/// MIN (a line is open for a side while the other side has no stone in it), here from the side to
+/// move. Wins are not its business: the search scores finished games itself (±INF).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct OpenLines;
+
+impl OpenLines {
+    /// Lines in which `opponent` has no stone.
+    pub fn open_for(opponent_stones: u16) -> i32 {
+        LINES.iter().filter(|&&l| l & opponent_stones == 0).count() as i32
+    }
+}
+
+impl Evaluator<TicTacToe> for OpenLines {
+    fn name(&self) -> &'static str {
+        "open-lines"
+    }
+
+    fn evaluate(&self, pos: &TicTacToe) -> i32 {
+        let me = pos.stones(pos.side_to_move());
+        let them = pos.stones(pos.side_to_move().other());
+        Self::open_for(them) - Self::open_for(me)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use duel_core::conformance::check_game;
+
+    #[test]
+    fn conformance() {
+        check_game(&TicTacToe::start(), 300, 1).unwrap();
+        check_game(&TicTacToe::from_text("5").unwrap(), 100, 2).unwrap();
+    }
+
+    /// Values counted by hand on the board, as the texts do.
+    #[test]
+    fn open_lines_by_hand() {
+        let empty = TicTacToe::start();
+        assert_eq!(OpenLines.evaluate(&empty), 0);
+        // X in the centre: X has 8 open lines, O has 4 (those not through the centre).
+        // Seen from O (to move): 4 - 8.
+        let centre = TicTacToe::from_text("5").unwrap();
+        assert_eq!(OpenLines.evaluate(&centre), 4 - 8);
+        // X centre, O top-left: open for X = lines without O = 8 - 3 = 5; open for O = lines
+        // without X = 8 - 4 = 4. X to move: 5 - 4 = 1.
+        let two = TicTacToe::from_text("51").unwrap();
+        assert_eq!(OpenLines.evaluate(&two), 1);
+    }
+
+    #[test]
+    fn bad_input_is_named() {
+        let p = TicTacToe::from_text("55");
+        assert!(matches!(p, Err(ref e) if e.reason.contains("cell 5 is taken")), "{p:?}");
+        assert!(TicTacToe::from_text("0").is_err());
+        let won = TicTacToe::from_text("14253").unwrap(); // X: 1 2 3
+        assert_eq!(won.outcome(), Some(Outcome::Loss));
+        assert!(matches!(won.parse_move("9"), Err(MoveError::Illegal { .. })));
+        assert!(matches!(won.parse_move("x"), Err(MoveError::Syntax { .. })));
+    }
+}

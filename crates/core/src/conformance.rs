@@ -40,21 +40,29 @@ pub fn check_game<G: Game>(start: &G, games: usize, seed: u64) -> Result<(), Fai
                 let text = pos.format_move(mv);
                 match pos.parse_move(&text) {
                     Ok(back) if back == mv => {}
-                    Ok(back) => return Err(ctx(&format!("'{text}' parses as {back:?}, not {mv:?}"))),
+                    Ok(back) => {
+                        return Err(ctx(&format!("'{text}' parses as {back:?}, not {mv:?}")))
+                    }
                     Err(e) => return Err(ctx(&format!("generated move '{text}' refused: {e}"))),
                 }
                 let (hash, side, ply) = (pos.hash(), pos.side_to_move(), pos.ply());
                 pos.play(mv);
                 if pos.hash() != pos.hash_from_scratch() {
-                    return Err(ctx(&format!("after {text}: incremental hash != hash from scratch")));
+                    return Err(ctx(&format!(
+                        "after {text}: incremental hash != hash from scratch"
+                    )));
                 }
                 // Othello-style passes still hand the turn over; every game alternates.
                 if pos.side_to_move() != side.other() || pos.ply() != ply + 1 {
-                    return Err(ctx(&format!("after {text}: side to move or ply did not advance")));
+                    return Err(ctx(&format!(
+                        "after {text}: side to move or ply did not advance"
+                    )));
                 }
                 pos.undo(mv);
                 if pos.to_text() != here || pos.hash() != hash {
-                    return Err(ctx(&format!("play+undo of {text} did not restore the position")));
+                    return Err(ctx(&format!(
+                        "play+undo of {text} did not restore the position"
+                    )));
                 }
             }
             let mv = moves[rng.below(moves.len())];
@@ -66,7 +74,9 @@ pub fn check_game<G: Game>(start: &G, games: usize, seed: u64) -> Result<(), Fai
             pos.undo(mv);
         }
         if pos.to_text() != start.to_text() || pos.hash() != start.hash() {
-            return Err(format!("game {game}: undoing the whole game did not restore the start"));
+            return Err(format!(
+                "game {game}: undoing the whole game did not restore the start"
+            ));
         }
     }
     Ok(())

@@ -27,12 +27,19 @@ pub enum MoveError {
 impl MoveError {
     /// A syntax error for `text` in `game`.
     pub fn syntax(game: &'static str, text: &str, reason: impl Into<String>) -> Self {
-        MoveError::Syntax { text: text.to_string(), game, reason: reason.into() }
+        MoveError::Syntax {
+            text: text.to_string(),
+            game,
+            reason: reason.into(),
+        }
     }
 
     /// A legality error for `text`.
     pub fn illegal(text: &str, reason: impl Into<String>) -> Self {
-        MoveError::Illegal { text: text.to_string(), reason: reason.into() }
+        MoveError::Illegal {
+            text: text.to_string(),
+            reason: reason.into(),
+        }
     }
 }
 
@@ -51,6 +58,10 @@ pub struct PositionError {
 impl PositionError {
     /// A position error for `text` in `game`.
     pub fn new(game: &'static str, text: &str, reason: impl Into<String>) -> Self {
-        PositionError { game, text: text.to_string(), reason: reason.into() }
+        PositionError {
+            game,
+            text: text.to_string(),
+            reason: reason.into(),
+        }
     }
 }

@@ -69,6 +69,20 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// The game's name as the command line spells it (`tictactoe`, `connect4`, ...).
     const NAME: &'static str;
 
+    /// The size of the range of [`Game::move_index`]: history tables have this many slots.
+    const MOVE_INDICES: usize = 4096;
+
+    /// A dense index in `0..MOVE_INDICES` for a move, the same wherever the move is played
+    /// (a cell, a column, a from-to pair). History and counter-move tables are indexed by it.
+    /// The default hashes the move with a fixed-key hasher, so it is deterministic but may
+    /// share slots; a game overrides it with its natural numbering.
+    fn move_index(mv: Self::Move) -> usize {
+        use std::hash::{BuildHasher, BuildHasherDefault};
+        let h =
+            BuildHasherDefault::<std::collections::hash_map::DefaultHasher>::default().hash_one(mv);
+        (h % Self::MOVE_INDICES as u64) as usize
+    }
+
     /// The start position.
     fn start() -> Self;
 

@@ -1,1 +1,22 @@
-//! placeholder
+//! Game-tree search for any [`duel_core::Game`].
+//!
+//! Two families live here:
+//! - [`reference`]: the algorithms exactly as the founding texts teach them (Minimax as a Max/Min
+//!   pair, Negamax, Alpha-beta fail-hard and fail-soft, the two-phase build-then-back-up
+//!   procedure, search under a node budget). Small, readable, and the oracle for tests.
+//! - [`engine`]: what strong engines do (iterative deepening, principal variation search, a
+//!   transposition table, aspiration windows, MTD(f), move ordering, quiescence, null move,
+//!   late-move reductions, mate-distance pruning, limits, Lazy SMP).
+//!
+//! Every search answers with the same [`Report`].
+
+pub mod engine;
+pub mod reference;
+mod report;
+pub mod tree;
+pub mod tt;
+
+pub use engine::{Limits, SearchConfig, Searcher};
+pub use reference::{Reference, ReferenceOptions};
+pub use report::{Report, Stats};
+pub use tree::{Tree, TreeNode};

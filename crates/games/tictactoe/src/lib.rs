@@ -49,6 +49,8 @@ impl TicTacToe {
     /// True if `side` has three in a row.
     pub fn has_line(&self, side: Side) -> bool {
         let s = self.stones(side);
+        // Clippy's `contains` rewrite misreads this: each line is tested against its own mask.
+        #[allow(clippy::manual_contains)]
         LINES.iter().any(|&l| s & l == l)
     }
 
@@ -82,13 +84,22 @@ impl TicTacToe {
 impl Game for TicTacToe {
     type Move = Cell;
     const NAME: &'static str = "tictactoe";
+    const MOVE_INDICES: usize = 9;
+
+    fn move_index(mv: Cell) -> usize {
+        mv as usize
+    }
 
     fn start() -> Self {
-        TicTacToe { stones: [0, 0], history: Vec::with_capacity(9), hash: 0 }
+        TicTacToe {
+            stones: [0, 0],
+            history: Vec::with_capacity(9),
+            hash: 0,
+        }
     }
 
     fn side_to_move(&self) -> Side {
-        if self.history.len() % 2 == 0 {
+        if self.history.len().is_multiple_of(2) {
             Side::First
         } else {
             Side::Second
@@ -144,7 +155,7 @@ impl Game for TicTacToe {
                 }
             }
         }
-        if self.history.len() % 2 == 1 {
+        if !self.history.len().is_multiple_of(2) {
             h ^= KEYS[18];
         }
         h
@@ -158,14 +169,30 @@ impl Game for TicTacToe {
         let t = text.trim();
         let cell = match t.as_bytes() {
             [d @ b'1'..=b'9'] => d - b'1',
-            _ => return Err(MoveError::syntax(Self::NAME, text, "expected a cell number 1-9")),
+            _ => {
+                return Err(MoveError::syntax(
+                    Self::NAME,
+                    text,
+                    "expected a cell number 1-9",
+                ))
+            }
         };
         if let Some(o) = self.outcome() {
-            let why = if o == Outcome::Draw { "the board is full" } else { "the game is won" };
-            return Err(MoveError::illegal(text, format!("the game is over ({why})")));
+            let why = if o == Outcome::Draw {
+                "the board is full"
+            } else {
+                "the game is won"
+            };
+            return Err(MoveError::illegal(
+                text,
+                format!("the game is over ({why})"),
+            ));
         }
         if (self.stones[0] | self.stones[1]) & (1 << cell) != 0 {
-            return Err(MoveError::illegal(text, format!("cell {} is taken", cell + 1)));
+            return Err(MoveError::illegal(
+                text,
+                format!("cell {} is taken", cell + 1),
+            ));
         }
         Ok(cell)
     }
@@ -177,9 +204,9 @@ impl Game for TicTacToe {
     fn from_text(text: &str) -> Result<Self, PositionError> {
         let mut pos = Self::start();
         for (i, ch) in text.trim().chars().enumerate() {
-            let mv = pos
-                .parse_move(ch.encode_utf8(&mut [0; 4]))
-                .map_err(|e| PositionError::new(Self::NAME, text, format!("move {}: {e}", i + 1)))?;
+            let mv = pos.parse_move(ch.encode_utf8(&mut [0; 4])).map_err(|e| {
+                PositionError::new(Self::NAME, text, format!("move {}: {e}", i + 1))
+            })?;
             pos.play(mv);
         }
         Ok(pos)
@@ -240,11 +267,17 @@ mod tests {
     #[test]
     fn bad_input_is_named() {
         let p = TicTacToe::from_text("55");
-        assert!(matches!(p, Err(ref e) if e.reason.contains("cell 5 is taken")), "{p:?}");
+        assert!(
+            matches!(p, Err(ref e) if e.reason.contains("cell 5 is taken")),
+            "{p:?}"
+        );
         assert!(TicTacToe::from_text("0").is_err());
         let won = TicTacToe::from_text("14253").unwrap(); // X: 1 2 3
         assert_eq!(won.outcome(), Some(Outcome::Loss));
-        assert!(matches!(won.parse_move("9"), Err(MoveError::Illegal { .. })));
+        assert!(matches!(
+            won.parse_move("9"),
+            Err(MoveError::Illegal { .. })
+        ));
         assert!(matches!(won.parse_move("x"), Err(MoveError::Syntax { .. })));
     }
 }

@@ -1,0 +1,793 @@
+//! The engine search: what strong engines add to alpha-beta.
+//!
+//! One iteration of [`Searcher::search`] runs these steps (named as in the code):
+//! 1. **Iterative deepening** (`iterate`): depth 1, 2, 3, ... each iteration seeded by the last
+//!    one's best move, through the transposition table and the root move order.
+//! 2. **Aspiration window** (`aspirate`): from depth 4, search a narrow window around the last
+//!    value and widen it on a fail; or **MTD(f)** (`mtdf`), a series of null-window searches
+//!    converging on the value, when the option is set.
+//! 3. **Principal variation search** (`pvs`), at every node:
+//!    a. node count and the stop check (every 1024 nodes: stop flag, time, node limit);
+//!    b. finished game: exact value by distance from the root;
+//!    c. mate-distance pruning: no line can beat a win already proven closer to the root;
+//!    d. the evaluator's exact hook (an endgame solver), if it answers;
+//!    e. depth exhausted: quiescence;
+//!    f. transposition-table probe: a deep-enough bound or value ends the node;
+//!    g. null-move pruning (off unless the game and evaluator allow it);
+//!    h. move ordering: TT move, positive evaluator hints, killers, history;
+//!    i. the first move with the full window, the others with a null window (late ones reduced
+//!    when LMR is on), re-searched when they beat alpha;
+//!    j. beta cut-off: killers and history learn from it;
+//!    k. store the result in the table.
+//! 4. **Quiescence** (`quiesce`): stand pat on the static value, then follow the evaluator's
+//!    noisy moves only.
+//! 5. **Lazy SMP**: extra threads run the same iterative deepening (odd threads one ply deeper)
+//!    and share only the transposition table; the main thread's answer is the answer.
+//!
+//! With one thread and a depth or node limit the search is deterministic: no clocks in
+//! decisions, no floats, ties broken by the game's fixed move order.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use duel_core::{Evaluator, Game, Outcome, Score};
+
+use crate::tt::{Bound, Entry, Tt, NO_MOVE};
+use crate::{Report, Stats};
+
+/// When to stop. All `None`: until stopped from outside, or until the value is proven.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Complete iterations up to this depth.
+    pub depth: Option<u32>,
+    /// Stop after about this many nodes (checked at every node: exact for one thread).
+    pub nodes: Option<u64>,
+    /// Stop after this much wall time.
+    pub time: Option<Duration>,
+}
+
+impl Limits {
+    /// Search to a fixed depth.
+    pub fn depth(d: u32) -> Self {
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
+    }
+
+    /// Search a fixed number of nodes.
+    pub fn nodes(n: u64) -> Self {
+        Limits {
+            nodes: Some(n),
+            ..Limits::default()
+        }
+    }
+
+    /// Search for a fixed time.
+    pub fn time(t: Duration) -> Self {
+        Limits {
+            time: Some(t),
+            ..Limits::default()
+        }
+    }
+}
+
+/// The search's switches. The defaults are what plays best on the games so far; the options
+/// that change values (null move, LMR, quiescence, the exact hook, deeper TT cut-offs) can be
+/// turned off to make the search agree exactly with the reference algorithms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchConfig {
+    /// Transposition table size in MiB.
+    pub tt_mb: usize,
+    /// Search threads (Lazy SMP above one).
+    pub threads: usize,
+    /// Use the transposition table at all (ordering and cut-offs).
+    pub use_tt: bool,
+    /// Aspiration windows around the last iteration's value.
+    pub aspiration: bool,
+    /// MTD(f) instead of PVS windows at the root.
+    pub mtdf: bool,
+    /// Quiescence search through the evaluator's noisy moves at the horizon.
+    pub quiescence: bool,
+    /// Null-move pruning, where the game and the evaluator allow it.
+    pub null_move: bool,
+    /// Late-move reductions.
+    pub lmr: bool,
+    /// Ask the evaluator's exact hook (endgame solver) at each node.
+    pub exact_hook: bool,
+    /// Take TT cut-offs only from entries searched to exactly the remaining depth, so values
+    /// equal a plain fixed-depth search (deeper entries would make them better, not equal).
+    pub tt_same_depth_only: bool,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            tt_mb: 16,
+            threads: 1,
+            use_tt: true,
+            aspiration: true,
+            mtdf: false,
+            quiescence: true,
+            null_move: false,
+            lmr: false,
+            exact_hook: true,
+            tt_same_depth_only: false,
+        }
+    }
+}
+
+/// Tuning constants, in one place.
+mod tune {
+    /// Nodes between two looks at the clock and the stop flag.
+    pub const CHECK_EVERY: u64 = 1024;
+    /// Aspiration: first half-width, in evaluation units, and the depth it starts at.
+    pub const ASPIRATION_WINDOW: i32 = 25;
+    pub const ASPIRATION_FROM_DEPTH: u32 = 4;
+    /// Null move: reduction R = 2 + depth / 4 (Heinz's adaptive null move, simplified).
+    pub const NULL_MIN_DEPTH: u32 = 3;
+    /// LMR: moves after this many are reduced by one ply, after 3x as many by two.
+    pub const LMR_FIRST_MOVE: usize = 3;
+    pub const LMR_MIN_DEPTH: u32 = 3;
+    /// History values are halved when one reaches this, to keep recent experience weighty.
+    pub const HISTORY_MAX: i32 = 1 << 20;
+}
+
+/// Search state shared by all threads of one search.
+struct Shared {
+    stop: Arc<AtomicBool>,
+    /// Nodes of the helper threads, added in batches.
+    helper_nodes: AtomicU64,
+}
+
+/// The engine search for one game and evaluator. Keep one per game being played: the
+/// transposition table and history carry over from move to move.
+pub struct Searcher<G: Game, E: Evaluator<G>> {
+    eval: E,
+    config: SearchConfig,
+    tt: Arc<Tt>,
+    stop: Arc<AtomicBool>,
+    history: Vec<i32>,
+    _game: std::marker::PhantomData<fn() -> G>,
+}
+
+impl<G: Game, E: Evaluator<G>> std::fmt::Debug for Searcher<G, E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Searcher")
+            .field("config", &self.config)
+            .finish()
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
+    /// A searcher with its own table.
+    pub fn new(eval: E, config: SearchConfig) -> Self {
+        let tt = Arc::new(Tt::new(if config.use_tt { config.tt_mb } else { 1 }));
+        Searcher {
+            eval,
+            config,
+            tt,
+            stop: Arc::new(AtomicBool::new(false)),
+            history: vec![0; 2 * G::MOVE_INDICES],
+            _game: std::marker::PhantomData,
+        }
+    }
+
+    /// The current switches.
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    /// Changes the switches; the table is reallocated (and so emptied) only if its size changes.
+    pub fn set_config(&mut self, config: SearchConfig) {
+        if config.tt_mb != self.config.tt_mb {
+            self.tt = Arc::new(Tt::new(config.tt_mb));
+        }
+        self.config = config;
+    }
+
+    /// The evaluator.
+    pub fn evaluator(&self) -> &E {
+        &self.eval
+    }
+
+    /// Setting this flag to true stops a running search (from another thread); the search
+    /// clears it when it starts.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    /// Forgets everything learnt: a new game.
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        self.history.iter_mut().for_each(|h| *h = 0);
+    }
+
+    /// Permille of the table filled by the last search.
+    pub fn hashfull(&self) -> u32 {
+        self.tt.hashfull()
+    }
+
+    /// Iterative deepening under `limits`; `on_iteration` sees each completed depth's report.
+    pub fn search(
+        &mut self,
+        pos: &G,
+        limits: &Limits,
+        mut on_iteration: impl FnMut(&Report<G::Move>),
+    ) -> Report<G::Move> {
+        let start = Instant::now();
+        self.stop.store(false, Ordering::Relaxed);
+        self.tt.new_search();
+        let shared = Shared {
+            stop: Arc::clone(&self.stop),
+            helper_nodes: AtomicU64::new(0),
+        };
+        let threads = self.config.threads.max(1);
+        let history = std::mem::take(&mut self.history);
+        let mut main = Worker::new(pos, self, &shared, limits, start, 0, history.clone());
+        let report = std::thread::scope(|s| {
+            let helpers: Vec<_> = (1..threads)
+                .map(|id| {
+                    let mut w = Worker::new(pos, self, &shared, limits, start, id, history.clone());
+                    s.spawn(move || {
+                        w.iterate(&mut |_| {});
+                        w.stats
+                    })
+                })
+                .collect();
+            let mut report = main.iterate(&mut on_iteration);
+            // The main thread decides; helpers stop as soon as it has.
+            shared.stop.store(true, Ordering::Relaxed);
+            for h in helpers {
+                // A helper that panicked has nothing to add; its work was only advice.
+                if let Ok(stats) = h.join() {
+                    let seldepth = report.stats.seldepth;
+                    report.stats.add(&stats);
+                    report.stats.seldepth = seldepth;
+                }
+            }
+            report
+        });
+        self.history = main.history;
+        Report {
+            time: start.elapsed(),
+            ..report
+        }
+    }
+}
+
+/// One thread's search.
+struct Worker<'a, G: Game, E: Evaluator<G>> {
+    pos: G,
+    eval: &'a E,
+    config: &'a SearchConfig,
+    tt: &'a Tt,
+    shared: &'a Shared,
+    limits: &'a Limits,
+    start: Instant,
+    id: usize,
+    stats: Stats,
+    /// Set once the search must unwind; every result after it is discarded.
+    stopped: bool,
+    /// Counts every value that depended on the depth limit (a static evaluation, a depth-bound
+    /// table entry, a null-move cut). A subtree that leaves it unchanged was solved outright.
+    horizon: u64,
+    moves: Vec<Vec<G::Move>>,
+    /// Per ply: ordering key and index into the move list, which itself stays in the game's
+    /// order so the table can store a move as its index.
+    keys: Vec<Vec<(i64, u16)>>,
+    pv: Vec<Vec<G::Move>>,
+    killers: Vec<[Option<G::Move>; 2]>,
+    history: Vec<i32>,
+}
+
+/// The depth stored for a subtree solved to the end of the game: usable at any depth.
+const SOLVED_DEPTH: u8 = u8::MAX;
+
+/// Ordering classes, highest first.
+const ORDER_TT: i64 = i64::MAX;
+const ORDER_GOOD_HINT: i64 = 1 << 50;
+const ORDER_KILLER: i64 = 1 << 40;
+
+impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
+    fn new(
+        pos: &G,
+        s: &'a Searcher<G, E>,
+        shared: &'a Shared,
+        limits: &'a Limits,
+        start: Instant,
+        id: usize,
+        history: Vec<i32>,
+    ) -> Self {
+        Worker {
+            pos: pos.clone(),
+            eval: &s.eval,
+            config: &s.config,
+            tt: &s.tt,
+            shared,
+            limits,
+            start,
+            id,
+            stats: Stats::default(),
+            stopped: false,
+            horizon: 0,
+            moves: Vec::new(),
+            keys: Vec::new(),
+            pv: Vec::new(),
+            killers: Vec::new(),
+            history,
+        }
+    }
+
+    fn ensure_ply(&mut self, ply: usize) {
+        while self.moves.len() <= ply + 1 {
+            self.moves.push(Vec::new());
+            self.keys.push(Vec::new());
+            self.pv.push(Vec::new());
+            self.killers.push([None, None]);
+        }
+    }
+
+    /// Step 1: iterative deepening. Returns the last completed iteration's report.
+    fn iterate(&mut self, on_iteration: &mut dyn FnMut(&Report<G::Move>)) -> Report<G::Move> {
+        let max_depth = self
+            .limits
+            .depth
+            .unwrap_or(Score::MAX_PLY as u32 - 10)
+            .max(1);
+        let mut root_moves = Vec::new();
+        self.pos.generate_moves(&mut root_moves);
+        let mut best = Report {
+            algorithm: if self.config.mtdf { "mtdf" } else { "pvs" },
+            value: Score::DRAW,
+            best: root_moves.first().copied(),
+            pv: root_moves.first().copied().into_iter().collect(),
+            depth: 0,
+            stats: Stats::default(),
+            time: Duration::ZERO,
+        };
+        if root_moves.is_empty() {
+            self.stats.nodes = 1;
+            best.value = match self.pos.outcome() {
+                Some(Outcome::Win) => Score::win_in(0),
+                Some(Outcome::Loss) => Score::loss_in(0),
+                _ => Score::DRAW,
+            };
+            best.stats = self.stats;
+            return best;
+        }
+        // Helper threads spread out: odd ones start a ply deeper, so the threads do not all
+        // search the same depth at the same time.
+        let mut depth = 1 + (self.id as u32 & 1);
+        while depth <= max_depth {
+            let horizon = self.horizon;
+            let value = if self.config.mtdf {
+                self.mtdf(depth, best.value)
+            } else {
+                self.aspirate(depth, best.value)
+            };
+            if self.stopped {
+                break;
+            }
+            best.value = value;
+            best.pv = self.pv[0].clone();
+            best.best = best.pv.first().copied();
+            best.depth = depth;
+            best.stats = self.stats;
+            best.stats.nodes += self.shared.helper_nodes.load(Ordering::Relaxed);
+            best.time = self.start.elapsed();
+            if self.id == 0 {
+                on_iteration(&best);
+            }
+            // Nothing in the iteration depended on the depth limit: the whole tree was seen to
+            // its end (or proven by the table and the exact hook), so deeper changes nothing.
+            if self.horizon == horizon {
+                break;
+            }
+            // Not worth starting an iteration that cannot finish in time.
+            if let Some(t) = self.limits.time {
+                if self.start.elapsed() * 2 > t {
+                    break;
+                }
+            }
+            depth += 1;
+        }
+        best.stats = self.stats;
+        best
+    }
+
+    /// Step 2: the root window. Aspiration from `ASPIRATION_FROM_DEPTH`, widening on failure.
+    fn aspirate(&mut self, depth: u32, last: Score) -> Score {
+        if !self.config.aspiration || depth < tune::ASPIRATION_FROM_DEPTH || last.is_decisive() {
+            return self.pvs(depth, 0, -Score::INF, Score::INF, true);
+        }
+        let mut delta = tune::ASPIRATION_WINDOW;
+        let mut alpha = Score(last.0 - delta).max(-Score::INF);
+        let mut beta = Score(last.0 + delta).min(Score::INF);
+        loop {
+            let v = self.pvs(depth, 0, alpha, beta, true);
+            if self.stopped {
+                return v;
+            }
+            if v <= alpha {
+                alpha = Score((v.0 - delta).max(-Score::INF.0));
+            } else if v >= beta {
+                beta = Score((v.0 + delta).min(Score::INF.0));
+            } else {
+                return v;
+            }
+            delta *= 2;
+            // Once a bound reaches proven territory, open that side fully.
+            if alpha.0 < -Score::MAX_HEURISTIC {
+                alpha = -Score::INF;
+            }
+            if beta.0 > Score::MAX_HEURISTIC {
+                beta = Score::INF;
+            }
+        }
+    }
+
+    /// Step 2 (option): MTD(f). Null-window searches from the last value, moving the bounds
+    /// until they meet. Needs the table to avoid re-searching everything each pass.
+    fn mtdf(&mut self, depth: u32, guess: Score) -> Score {
+        let mut g = guess;
+        let mut lower = -Score::INF;
+        let mut upper = Score::INF;
+        let mut best_pv = Vec::new();
+        while lower < upper {
+            let beta = if g == lower { Score(g.0 + 1) } else { g };
+            g = self.pvs(depth, 0, Score(beta.0 - 1), beta, true);
+            if self.stopped {
+                return g;
+            }
+            if g < beta {
+                upper = g;
+            } else {
+                lower = g;
+                // A fail high names a move that reaches the value; keep its line.
+                best_pv = self.pv[0].clone();
+            }
+        }
+        // The last pass may have failed low and named only some refuted move: report the line
+        // of the pass that established the value as a lower bound.
+        if !best_pv.is_empty() {
+            self.pv[0] = best_pv;
+        }
+        g
+    }
+
+    #[inline]
+    fn check_stop(&mut self) {
+        if self.id == 0 {
+            if let Some(n) = self.limits.nodes {
+                if self.stats.nodes >= n {
+                    self.shared.stop.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+        if self.stats.nodes.is_multiple_of(tune::CHECK_EVERY) {
+            if self.id != 0 {
+                self.shared
+                    .helper_nodes
+                    .fetch_add(tune::CHECK_EVERY, Ordering::Relaxed);
+            } else if let Some(t) = self.limits.time {
+                if self.start.elapsed() >= t {
+                    self.shared.stop.store(true, Ordering::Relaxed);
+                }
+            }
+            if self.shared.stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+            }
+        } else if self.id == 0 && self.limits.nodes.is_some() {
+            // The node limit must bite at the exact node, for determinism.
+            self.stopped |= self.shared.stop.load(Ordering::Relaxed);
+        }
+    }
+
+    /// Step 3: principal variation search. Fail-soft; values from the side to move.
+    fn pvs(
+        &mut self,
+        depth: u32,
+        ply: usize,
+        mut alpha: Score,
+        mut beta: Score,
+        pv_node: bool,
+    ) -> Score {
+        // 3a.
+        self.stats.nodes += 1;
+        self.stats.seldepth = self.stats.seldepth.max(ply as u32);
+        self.check_stop();
+        if self.stopped {
+            return Score::DRAW;
+        }
+        self.ensure_ply(ply);
+        self.pv[ply].clear();
+        // 3b.
+        if let Some(o) = self.pos.outcome() {
+            return terminal(o, ply);
+        }
+        if ply as i32 >= Score::MAX_PLY - 2 {
+            self.stats.evals += 1;
+            self.horizon += 1;
+            return Score::heuristic(self.eval.evaluate(&self.pos));
+        }
+        // 3c. Nothing here can beat a win already proven closer to the root.
+        if ply > 0 {
+            alpha = alpha.max(Score::loss_in(ply as i32));
+            beta = beta.min(Score::win_in(ply as i32 + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        // 3d.
+        if self.config.exact_hook && ply > 0 {
+            if let Some(v) = self.eval.exact(&self.pos) {
+                self.stats.evals += 1;
+                return v.from_tt(ply as i32);
+            }
+        }
+        // 3e.
+        if depth == 0 {
+            return self.quiesce(ply, alpha, beta);
+        }
+        // 3f.
+        let key = self.pos.hash();
+        let mut tt_move = NO_MOVE;
+        if self.config.use_tt {
+            if let Some(e) = self.tt.probe(key) {
+                self.stats.tt_hits += 1;
+                tt_move = e.mv;
+                let solved = e.depth == SOLVED_DEPTH;
+                let deep_enough = if self.config.tt_same_depth_only {
+                    e.depth as u32 == depth
+                } else {
+                    solved || e.depth as u32 >= depth
+                };
+                let v = e.value.from_tt(ply as i32);
+                if deep_enough && !pv_node && ply > 0 {
+                    let usable = match e.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => v >= beta,
+                        Bound::Upper => v <= alpha,
+                    };
+                    if usable {
+                        self.horizon += u64::from(!solved);
+                        return v;
+                    }
+                }
+            }
+        }
+        // 3g. Null move: if passing still fails high at reduced depth, so will a real move.
+        if self.config.null_move
+            && !pv_node
+            && ply > 0
+            && depth >= tune::NULL_MIN_DEPTH
+            && !beta.is_decisive()
+            && self.eval.null_move_ok(&self.pos)
+            && self.eval.evaluate(&self.pos) >= beta.0
+            && self.pos.play_null()
+        {
+            let r = 2 + depth / 4;
+            let v = -self.pvs(
+                depth.saturating_sub(1 + r),
+                ply + 1,
+                -beta,
+                Score(-beta.0 + 1),
+                false,
+            );
+            self.pos.undo_null();
+            if self.stopped {
+                return Score::DRAW;
+            }
+            if v >= beta {
+                self.stats.cutoffs += 1;
+                self.horizon += 1;
+                return if v.is_decisive() { beta } else { v };
+            }
+        }
+        // 3h.
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        let mut keys = std::mem::take(&mut self.keys[ply]);
+        self.pos.generate_moves(&mut moves);
+        self.order(&moves, &mut keys, ply, tt_move);
+        let side = self.pos.side_to_move() as usize;
+
+        let horizon_before = self.horizon;
+        let original_alpha = alpha;
+        let mut best = -Score::INF;
+        let mut best_index = NO_MOVE;
+        for i in 0..moves.len() {
+            let k = pick_next(&keys[i..]) + i;
+            keys.swap(i, k);
+            let mv = moves[keys[i].1 as usize];
+            self.pos.play(mv);
+            // 3i.
+            let v = if i == 0 {
+                -self.pvs(depth - 1, ply + 1, -beta, -alpha, pv_node)
+            } else {
+                let quiet = keys[i].0 < ORDER_KILLER;
+                let r = if self.config.lmr
+                    && quiet
+                    && depth >= tune::LMR_MIN_DEPTH
+                    && i >= tune::LMR_FIRST_MOVE
+                {
+                    1 + u32::from(i >= 3 * tune::LMR_FIRST_MOVE && depth > 4)
+                } else {
+                    0
+                };
+                let null_beta = Score(-alpha.0);
+                let null_alpha = Score(-alpha.0 - 1);
+                let mut v = -self.pvs(depth - 1 - r, ply + 1, null_alpha, null_beta, false);
+                if v > alpha && r > 0 && !self.stopped {
+                    v = -self.pvs(depth - 1, ply + 1, null_alpha, null_beta, false);
+                }
+                if v > alpha && v < beta && pv_node && !self.stopped {
+                    v = -self.pvs(depth - 1, ply + 1, -beta, -alpha, true);
+                }
+                v
+            };
+            self.pos.undo(mv);
+            if self.stopped {
+                self.moves[ply] = moves;
+                self.keys[ply] = keys;
+                return Score::DRAW;
+            }
+            if v > best {
+                best = v;
+                best_index = keys[i].1;
+                if v > alpha {
+                    alpha = v;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(mv);
+                    head[ply].extend_from_slice(&tail[0]);
+                }
+                // 3j.
+                if v >= beta {
+                    self.stats.cutoffs += 1;
+                    if keys[i].0 < ORDER_GOOD_HINT {
+                        self.learn(mv, side, ply, depth, &moves, &keys[..i]);
+                    }
+                    break;
+                }
+            }
+        }
+        // 3k. The move is stored as its index in the game's own (unsorted) order.
+        if self.config.use_tt {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            // A subtree solved to its end holds at any depth; not in same-depth mode, where a
+            // value must be exactly what a search of this depth gives.
+            let solved = self.horizon == horizon_before && !self.config.tt_same_depth_only;
+            let entry = Entry {
+                value: best.to_tt(ply as i32),
+                eval: 0,
+                depth: if solved {
+                    SOLVED_DEPTH
+                } else {
+                    depth.min(SOLVED_DEPTH as u32 - 1) as u8
+                },
+                bound,
+                mv: best_index,
+            };
+            self.tt.store(key, entry);
+        }
+        self.moves[ply] = moves;
+        self.keys[ply] = keys;
+        best
+    }
+
+    /// Step 3h: one ordering key per move, highest searched first.
+    fn order(&self, moves: &[G::Move], keys: &mut Vec<(i64, u16)>, ply: usize, tt_move: u16) {
+        keys.clear();
+        let side = self.pos.side_to_move() as usize;
+        for (i, &mv) in moves.iter().enumerate() {
+            let hint = self.eval.move_hint(&self.pos, mv) as i64;
+            let key = if i as u16 == tt_move {
+                ORDER_TT
+            } else if hint > 0 {
+                ORDER_GOOD_HINT + hint
+            } else if self.killers[ply][0] == Some(mv) {
+                ORDER_KILLER + 1
+            } else if self.killers[ply][1] == Some(mv) {
+                ORDER_KILLER
+            } else {
+                (hint << 24) + self.history[side * G::MOVE_INDICES + G::move_index(mv)] as i64
+            };
+            keys.push((key, i as u16));
+        }
+    }
+
+    /// Step 3j: the move that cut becomes a killer at this ply and gains history; the quiet
+    /// moves tried before it lose some.
+    fn learn(
+        &mut self,
+        mv: G::Move,
+        side: usize,
+        ply: usize,
+        depth: u32,
+        moves: &[G::Move],
+        tried: &[(i64, u16)],
+    ) {
+        if self.killers[ply][0] != Some(mv) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(mv);
+        }
+        let bonus = (depth * depth) as i32;
+        let base = side * G::MOVE_INDICES;
+        self.history[base + G::move_index(mv)] += bonus;
+        for &(_, k) in tried {
+            self.history[base + G::move_index(moves[k as usize])] -= bonus;
+        }
+        if self.history[base + G::move_index(mv)] >= tune::HISTORY_MAX {
+            self.history.iter_mut().for_each(|h| *h /= 2);
+        }
+    }
+
+    /// Step 4: quiescence. The side to move may stand pat on the static value or try a noisy
+    /// move; with no noisy-move hook (or the option off) this is the static evaluation.
+    fn quiesce(&mut self, ply: usize, mut alpha: Score, beta: Score) -> Score {
+        self.stats.evals += 1;
+        self.horizon += 1;
+        let stand_pat = Score::heuristic(self.eval.evaluate(&self.pos));
+        if !self.config.quiescence || stand_pat >= beta || ply as i32 >= Score::MAX_PLY - 2 {
+            return stand_pat;
+        }
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        self.eval.noisy_moves(&self.pos, &mut moves);
+        let mut best = stand_pat;
+        alpha = alpha.max(stand_pat);
+        for &mv in &moves {
+            self.pos.play(mv);
+            self.stats.nodes += 1;
+            self.stats.seldepth = self.stats.seldepth.max(ply as u32 + 1);
+            self.check_stop();
+            self.ensure_ply(ply + 1);
+            let v = match self.pos.outcome() {
+                Some(o) => -terminal(o, ply + 1),
+                None if self.stopped => Score::DRAW,
+                None => -self.quiesce(ply + 1, -beta, -alpha),
+            };
+            self.pos.undo(mv);
+            if self.stopped {
+                break;
+            }
+            if v > best {
+                best = v;
+                alpha = alpha.max(v);
+                if v >= beta {
+                    self.stats.cutoffs += 1;
+                    break;
+                }
+            }
+        }
+        self.moves[ply] = moves;
+        best
+    }
+}
+
+fn terminal(o: Outcome, ply: usize) -> Score {
+    match o {
+        Outcome::Win => Score::win_in(ply as i32),
+        Outcome::Loss => Score::loss_in(ply as i32),
+        Outcome::Draw => Score::DRAW,
+    }
+}
+
+/// The index of the highest key; the first of equal keys, so ties keep the game's order.
+#[inline]
+fn pick_next(keys: &[(i64, u16)]) -> usize {
+    let mut best = 0;
+    for (i, &(k, _)) in keys.iter().enumerate().skip(1) {
+        if k > keys[best].0 {
+            best = i;
+        }
+    }
+    best
+}

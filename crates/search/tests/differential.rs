@@ -1,0 +1,233 @@
+//! Differential tests: on random positions, every exact algorithm and every exact engine
+//! configuration returns the value of plain Minimax at the same depth.
+
+use duel_core::{Evaluator, Game, Score, SplitMix64};
+use duel_search::reference::{Reference, ReferenceOptions};
+use duel_search::{Limits, SearchConfig, Searcher};
+use duel_tictactoe::{OpenLines, TicTacToe};
+use proptest::prelude::*;
+
+/// The engine configurations whose values must equal Minimax exactly.
+fn exact_configs() -> Vec<(&'static str, SearchConfig)> {
+    let base = SearchConfig {
+        tt_mb: 1,
+        quiescence: false,
+        exact_hook: false,
+        tt_same_depth_only: true,
+        ..SearchConfig::default()
+    };
+    vec![
+        ("pvs", base.clone()),
+        (
+            "pvs-no-tt",
+            SearchConfig {
+                use_tt: false,
+                ..base.clone()
+            },
+        ),
+        (
+            "pvs-no-aspiration",
+            SearchConfig {
+                aspiration: false,
+                ..base.clone()
+            },
+        ),
+        (
+            "mtdf",
+            SearchConfig {
+                mtdf: true,
+                ..base.clone()
+            },
+        ),
+        (
+            "mtdf-no-tt",
+            SearchConfig {
+                mtdf: true,
+                use_tt: false,
+                ..base
+            },
+        ),
+    ]
+}
+
+/// A position reached by `plies` seeded random moves (stopping early at the end of a game).
+fn random_position<G: Game>(seed: u64, plies: usize) -> G {
+    let mut rng = SplitMix64::new(seed);
+    let mut pos = G::start();
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        pos.generate_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        pos.play(moves[rng.below(moves.len())]);
+    }
+    pos
+}
+
+/// The Minimax values of every root move, from the side to move.
+fn root_move_values<G: Game, E: Evaluator<G>>(
+    pos: &G,
+    eval: &E,
+    depth: u32,
+) -> Vec<(G::Move, Score)> {
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    moves
+        .into_iter()
+        .map(|mv| {
+            let mut child = pos.clone();
+            child.play(mv);
+            let r = Reference::Negamax.search(&child, eval, depth - 1, ReferenceOptions::default());
+            // One ply further from the root: distances shift by one.
+            let v = -r.value;
+            let v = if v.is_decisive() { v.from_tt(1) } else { v };
+            (mv, v)
+        })
+        .collect()
+}
+
+/// Checks every algorithm against Minimax on one position.
+pub fn check_all<G: Game, E: Evaluator<G>>(pos: &G, eval: &E, depth: u32) -> Result<(), String> {
+    if pos.outcome().is_some() {
+        return Ok(());
+    }
+    let opts = ReferenceOptions::default();
+    let minimax = Reference::Minimax.search(pos, eval, depth, opts);
+    let best_moves: Vec<G::Move> = root_move_values(pos, eval, depth)
+        .into_iter()
+        .filter(|&(_, v)| v == minimax.value)
+        .map(|(m, _)| m)
+        .collect();
+    if best_moves.is_empty() {
+        return Err(format!(
+            "no root move reaches the minimax value {}",
+            minimax.value
+        ));
+    }
+    let text = pos.to_text();
+    for algo in Reference::ALL {
+        let r = algo.search(pos, eval, depth, opts);
+        if r.value != minimax.value {
+            return Err(format!(
+                "{text} d{depth}: {} {} != minimax {}",
+                algo.name(),
+                r.value,
+                minimax.value
+            ));
+        }
+        if !r.best.is_some_and(|m| best_moves.contains(&m)) {
+            return Err(format!(
+                "{text} d{depth}: {} chose {:?}, not a minimax-best move",
+                algo.name(),
+                r.best
+            ));
+        }
+        if r.stats.nodes > minimax.stats.nodes {
+            return Err(format!(
+                "{text} d{depth}: {} visited more nodes than minimax",
+                algo.name()
+            ));
+        }
+    }
+    for (name, config) in exact_configs() {
+        let mut s = Searcher::new(eval.clone(), config);
+        let r = s.search(pos, &Limits::depth(depth), |_| {});
+        if r.value != minimax.value {
+            return Err(format!(
+                "{text} d{depth}: {name} {} != minimax {}",
+                r.value, minimax.value
+            ));
+        }
+        if !r.best.is_some_and(|m| best_moves.contains(&m)) {
+            return Err(format!(
+                "{text} d{depth}: {name} chose {:?}, not a minimax-best move",
+                r.best
+            ));
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn tictactoe_all_algorithms_agree(seed in any::<u64>(), plies in 0usize..7, depth in 1u32..6) {
+        let pos: TicTacToe = random_position(seed, plies);
+        prop_assert_eq!(check_all(&pos, &OpenLines, depth), Ok(()));
+    }
+}
+
+#[test]
+fn engine_solves_tictactoe_from_every_opening() {
+    // Default configuration (deeper TT entries, quiescence, aspiration): the game value is
+    // still exact once the search reaches the end of the game.
+    for first in 0..9u8 {
+        let mut pos = TicTacToe::start();
+        pos.play(first);
+        let reference =
+            Reference::AlphaBetaSoft.search(&pos, &OpenLines, 9, ReferenceOptions::default());
+        let mut s = Searcher::new(OpenLines, SearchConfig::default());
+        let r = s.search(&pos, &Limits::default(), |_| {});
+        assert_eq!(r.value, reference.value, "after {}", first + 1);
+    }
+}
+
+#[test]
+fn search_without_limits_stops_when_the_tree_is_exhausted() {
+    let mut s = Searcher::new(OpenLines, SearchConfig::default());
+    let mut depths = Vec::new();
+    let r = s.search(&TicTacToe::start(), &Limits::default(), |it| {
+        depths.push(it.depth)
+    });
+    assert_eq!(r.value, Score::DRAW);
+    assert!(r.depth <= 10, "went on to depth {}", r.depth);
+    assert_eq!(depths, (1..=r.depth).collect::<Vec<_>>());
+}
+
+#[test]
+fn lazy_smp_two_threads_returns_the_proven_value() {
+    // X to move after 1. centre, 2. edge: X wins (a known result); and the empty board: draw.
+    for (text, want_win) in [("52", true), ("", false)] {
+        let pos = TicTacToe::from_text(text).unwrap();
+        let exact =
+            Reference::AlphaBetaSoft.search(&pos, &OpenLines, 9, ReferenceOptions::default());
+        assert_eq!(exact.value.is_win(), want_win);
+        let mut s = Searcher::new(
+            OpenLines,
+            SearchConfig {
+                threads: 2,
+                ..SearchConfig::default()
+            },
+        );
+        let r = s.search(&pos, &Limits::default(), |_| {});
+        assert_eq!(r.value, exact.value, "position '{text}'");
+        let mut legal = Vec::new();
+        pos.generate_moves(&mut legal);
+        assert!(r.best.is_some_and(|m| legal.contains(&m)));
+    }
+}
+
+#[test]
+fn node_limit_is_deterministic() {
+    let pos = TicTacToe::from_text("1").unwrap();
+    let run = || {
+        let mut s = Searcher::new(OpenLines, SearchConfig::default());
+        let r = s.search(&pos, &Limits::nodes(500), |_| {});
+        (r.stats.nodes, r.best, r.value, r.depth)
+    };
+    let a = run();
+    assert_eq!(a, run());
+    assert!(a.0 <= 500 + 1, "node limit overshot: {}", a.0);
+}
+
+#[test]
+fn stop_flag_stops_a_search() {
+    let mut s = Searcher::new(OpenLines, SearchConfig::default());
+    s.stop_flag()
+        .store(true, std::sync::atomic::Ordering::Relaxed);
+    // The flag is cleared at the start, so a search still runs.
+    let r = s.search(&TicTacToe::start(), &Limits::depth(3), |_| {});
+    assert_eq!(r.depth, 3);
+}

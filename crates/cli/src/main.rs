@@ -1,1 +1,115 @@
-fn main() {}
+//! `duel`: play, analyse, solve and study two-player board games from the terminal.
+//!
+//! Every subcommand takes the game by name and the same flags for every game; the engine facade
+//! (`duel-engine`) does the work and this binary only reads flags and writes text.
+
+mod args;
+mod commands;
+mod play;
+mod show;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use args::{EngineArgs, LimitArgs, PositionArgs};
+
+/// A game-tree search engine for two-player board games.
+#[derive(Debug, Parser)]
+#[command(name = "duel", version, about, max_term_width = 100)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Play in the terminal: you against the engine, two people, or the engine against itself.
+    Play(play::PlayArgs),
+    /// Search a position and print one line per completed depth.
+    Analyze {
+        /// The game (tictactoe, connect4).
+        game: String,
+        #[command(flatten)]
+        position: PositionArgs,
+        #[command(flatten)]
+        limits: LimitArgs,
+        #[command(flatten)]
+        engine: EngineArgs,
+    },
+    /// The exact value of a position and of each move.
+    Solve {
+        /// The game (tictactoe, connect4).
+        game: String,
+        #[command(flatten)]
+        position: PositionArgs,
+    },
+    /// Count the positions exactly DEPTH plies ahead (move generation check).
+    Perft {
+        /// The game (tictactoe, connect4).
+        game: String,
+        /// Plies to look ahead.
+        depth: u32,
+        /// Also print the count below each move.
+        #[arg(long)]
+        divide: bool,
+        #[command(flatten)]
+        position: PositionArgs,
+    },
+    /// Search fixed positions to a fixed depth (one thread, default options): nodes, time,
+    /// nodes/s and the node-count signature.
+    Bench {
+        /// One game only (default: every game).
+        game: Option<String>,
+    },
+    /// Run several algorithms on the same position and depth, side by side.
+    Compare(commands::CompareArgs),
+    /// Draw the tree an algorithm explores, with its backed-up values and cut-offs.
+    Tree(commands::TreeArgs),
+}
+
+fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Play(a) => play::play(&a, out),
+        Command::Analyze {
+            game,
+            position,
+            limits,
+            engine,
+        } => commands::analyze(&game, &position, &limits, &engine, out),
+        Command::Solve { game, position } => commands::solve(&game, &position, out),
+        Command::Perft {
+            game,
+            depth,
+            divide,
+            position,
+        } => commands::perft(&game, &position, depth, divide, out),
+        Command::Bench { game } => commands::bench(game.as_deref(), out),
+        Command::Compare(a) => commands::compare(&a, out),
+        Command::Tree(a) => commands::tree(&a, out),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let result = run(cli, &mut out).and_then(|()| Ok(out.flush()?));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            // A reader that went away (`duel perft ... | head`) is not an error of ours.
+            let broken_pipe = e
+                .downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe);
+            if broken_pipe {
+                return ExitCode::SUCCESS;
+            }
+            let _ = out.flush();
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

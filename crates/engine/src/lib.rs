@@ -1,1 +1,276 @@
-//! placeholder
+//! The duel engine facade: which game, which evaluator, which position, which limits.
+//!
+//! A front end names the game at run time; [`open`] dispatches that choice once, to a generic
+//! [`GameSession`] monomorphised over the game and its evaluator, and hands back a
+//! `Box<dyn Session>`. Every search then runs in generic code: the only dynamic call is the one
+//! that starts it. The facade speaks in typed reports ([`SearchReport`], [`Solution`],
+//! [`BenchResult`], [`CompareRow`], [`TreeNode`]) with moves in each game's notation, and leaves
+//! all formatting to the front ends.
+//!
+//! ```
+//! let mut s = duel_engine::open("tictactoe", None).unwrap();
+//! s.set_position("5", &["1"]).unwrap();
+//! assert_eq!(s.position(), "51");
+//! assert!(s.play("5").is_err()); // the centre is taken
+//! ```
+
+mod error;
+mod games;
+mod report;
+mod session;
+
+pub use duel_core::{Outcome, Score, Side};
+pub use duel_search::{Limits, SearchConfig, Searcher};
+pub use duel_search::{Reference, Stats, TreeNode};
+pub use error::EngineError;
+pub use games::Supported;
+pub use report::{
+    parse_reference, per_second, Algorithm, BenchEntry, BenchResult, CompareRow, MoveValue,
+    SearchReport, Solution, TREE_ALGORITHMS,
+};
+pub use session::{GameSession, Session};
+
+use duel_connect4::{Connect4, Threats};
+use duel_tictactoe::{OpenLines, TicTacToe};
+
+/// The games duel plays, by the names the command line uses.
+pub const GAMES: [&str; 2] = ["tictactoe", "connect4"];
+
+/// The canonical name of a game, accepting a few common spellings (`tic-tac-toe`, `ttt`,
+/// `connect-four`, `c4`), in any case.
+pub fn game_name(name: &str) -> Result<&'static str, EngineError> {
+    let n: String = name
+        .trim()
+        .to_ascii_lowercase()
+        .chars()
+        .filter(|c| *c != '-' && *c != '_')
+        .collect();
+    let found = match n.as_str() {
+        "tictactoe" | "ttt" => Some("tictactoe"),
+        "connect4" | "connectfour" | "c4" => Some("connect4"),
+        _ => None,
+    };
+    found.ok_or_else(|| EngineError::UnknownGame {
+        name: name.to_string(),
+        known: GAMES.join(", "),
+    })
+}
+
+/// The evaluators a game has, the default first.
+pub fn evaluators(game: &str) -> Result<&'static [&'static str], EngineError> {
+    Ok(match game_name(game)? {
+        "tictactoe" => &["open-lines"],
+        "connect4" => &["threats"],
+        _ => unreachable!("game_name returns known names only"),
+    })
+}
+
+/// Opens a session on `game` at its start position, with the evaluator named `eval` (the game's
+/// default when None). This is where the run-time choice is dispatched to generic code.
+pub fn open(game: &str, eval: Option<&str>) -> Result<Box<dyn Session>, EngineError> {
+    let game = game_name(game)?;
+    let known = evaluators(game)?;
+    let eval = match eval {
+        None => known[0],
+        Some(e) => {
+            let e = e.trim().to_ascii_lowercase();
+            known.iter().copied().find(|k| *k == e).ok_or_else(|| {
+                EngineError::UnknownEvaluator {
+                    game,
+                    name: e.clone(),
+                    known: known.join(", "),
+                }
+            })?
+        }
+    };
+    Ok(match (game, eval) {
+        ("tictactoe", "open-lines") => Box::new(GameSession::<TicTacToe, _>::new(OpenLines)),
+        ("connect4", "threats") => Box::new(GameSession::<Connect4, _>::new(Threats::default())),
+        _ => unreachable!("every listed evaluator is dispatched"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dispatch_by_name() {
+        for g in GAMES {
+            let s = open(g, None).unwrap();
+            assert_eq!(s.game(), g);
+            assert_eq!(s.evaluator(), evaluators(g).unwrap()[0]);
+            assert!(!s.legal_moves().is_empty());
+        }
+        assert_eq!(open("Tic-Tac-Toe", None).unwrap().game(), "tictactoe");
+    }
+
+    #[test]
+    fn unknown_names_list_the_known_ones() {
+        let e = open("chess960", None).err().unwrap();
+        assert!(matches!(e, EngineError::UnknownGame { .. }));
+        let msg = e.to_string();
+        assert!(
+            msg.contains("chess960") && msg.contains("tictactoe"),
+            "{msg}"
+        );
+        let e = open("tictactoe", Some("material")).err().unwrap();
+        let msg = e.to_string();
+        assert!(
+            msg.contains("material") && msg.contains("open-lines"),
+            "{msg}"
+        );
+        let e = Algorithm::parse("bogo").unwrap_err().to_string();
+        assert!(
+            e.contains("bogo") && e.contains("minimax") && e.contains("mtdf"),
+            "{e}"
+        );
+        assert!(parse_reference("pvs").is_err());
+        assert_eq!(
+            parse_reference("alphabeta-hard").unwrap(),
+            Reference::AlphaBetaHard
+        );
+    }
+
+    #[test]
+    fn positions_and_moves_with_typed_errors() {
+        let mut s = open("tictactoe", None).unwrap();
+        assert!(matches!(
+            s.set_position("55", &[]),
+            Err(EngineError::Position(_))
+        ));
+        let e = s.set_position("5", &["1", "1"]).unwrap_err();
+        assert!(matches!(e, EngineError::MoveList { index: 2, .. }), "{e:?}");
+        assert!(e.to_string().contains("move 2"), "{e}");
+        s.set_position("5", &["1"]).unwrap();
+        assert_eq!(s.position(), "51");
+        assert!(matches!(
+            s.play("x"),
+            Err(EngineError::Move(duel_core::MoveError::Syntax { .. }))
+        ));
+        assert!(matches!(
+            s.play("5"),
+            Err(EngineError::Move(duel_core::MoveError::Illegal { .. }))
+        ));
+        assert_eq!(s.play(" 9 ").unwrap(), "9");
+        assert_eq!(s.moves_played(), 1);
+        assert_eq!(s.undo().as_deref(), Some("9"));
+        assert_eq!(s.undo(), None, "undo stops at the position set");
+        assert_eq!(s.legal_moves().len(), 7);
+    }
+
+    #[test]
+    fn finished_games_are_refused_where_a_move_is_needed() {
+        let mut s = open("tictactoe", None).unwrap();
+        s.set_position("14253", &[]).unwrap();
+        assert_eq!(s.winner(), Some(Side::First));
+        let e = s.search(&Limits::default(), &mut |_| {}).unwrap_err();
+        assert!(matches!(e, EngineError::GameOver(Outcome::Loss)), "{e:?}");
+        assert!(s.legal_moves().is_empty());
+        let sol = s.solve().unwrap();
+        assert!(sol.value.is_loss() && sol.moves.is_empty());
+    }
+
+    #[test]
+    fn tictactoe_is_solved_as_a_draw_and_centre_is_best_at_depth_two() {
+        let s = open("tictactoe", None).unwrap();
+        let sol = s.solve().unwrap();
+        assert_eq!(sol.value, Score::DRAW);
+        assert_eq!(sol.moves.len(), 9);
+        assert_eq!(sol.best_moves().len(), 9, "every first move draws");
+        let rows = s.compare(2, &Algorithm::ALL).unwrap();
+        for row in rows.iter().filter(|r| r.algorithm.is_exact()) {
+            assert_eq!(row.report.value, Score(1), "{}", row.algorithm.name());
+            assert_eq!(
+                row.report.best.as_deref(),
+                Some("5"),
+                "{}",
+                row.algorithm.name()
+            );
+        }
+        let nb = rows
+            .iter()
+            .find(|r| r.algorithm == Algorithm::NodeBudget)
+            .unwrap();
+        let ab = rows
+            .iter()
+            .find(|r| r.algorithm == Algorithm::Reference(Reference::AlphaBetaSoft))
+            .unwrap();
+        assert_eq!(nb.budget, Some(ab.report.stats.nodes));
+    }
+
+    #[test]
+    fn solve_gives_distances() {
+        let mut s = open("tictactoe", None).unwrap();
+        s.set_position("1425", &[]).unwrap(); // X: 1 2, O: 4 5; X to move wins at 3
+        let sol = s.solve().unwrap();
+        assert_eq!(sol.value, Score::win_in(1));
+        assert_eq!(sol.best_moves(), vec!["3"]);
+    }
+
+    #[test]
+    fn connect4_solves_with_pons_scores_and_algorithms_agree() {
+        let mut s = open("c4", None).unwrap();
+        // data/connect4/Test_L1_R1: "243335424257 12".
+        s.set_position("243335424257", &[]).unwrap();
+        let sol = s.solve().unwrap();
+        assert_eq!(sol.pons, Some(12));
+        assert_eq!(sol.value, Score::win_in(7));
+        assert_eq!(sol.best_moves(), vec!["6"]);
+        s.set_position("4453", &[]).unwrap();
+        let rows = s.compare(3, &Algorithm::ALL).unwrap();
+        let exact: Vec<Score> = rows
+            .iter()
+            .filter(|r| r.algorithm.is_exact())
+            .map(|r| r.report.value)
+            .collect();
+        assert!(exact.iter().all(|v| *v == exact[0]), "{exact:?}");
+        assert!(matches!(s.play("8"), Err(EngineError::Move(_))));
+    }
+
+    #[test]
+    fn tree_is_capped() {
+        let s = open("tictactoe", None).unwrap();
+        let e = s.tree(Reference::Minimax, 9, 100_000).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                EngineError::TreeTooLarge {
+                    nodes: 549_946,
+                    cap: 100_000
+                }
+            ),
+            "{e:?}"
+        );
+        let (r, t) = s.tree(Reference::AlphaBetaSoft, 2, 100_000).unwrap();
+        assert_eq!(t.visited() as u64, r.stats.nodes);
+        let (r, t) = s.tree(Reference::TwoPhase, 2, 100_000).unwrap();
+        assert_eq!(
+            (t.visited(), r.stats.nodes, r.algorithm),
+            (82, 82, "two-phase")
+        );
+        assert!(matches!(
+            s.tree(Reference::Minimax, 0, 10),
+            Err(EngineError::ZeroDepth)
+        ));
+    }
+
+    #[test]
+    fn perft_and_divide() {
+        let s = open("tictactoe", None).unwrap();
+        assert_eq!(s.perft(9), 127_872);
+        let d = s.perft_divide(2);
+        assert_eq!(d.len(), 9);
+        assert!(d.iter().all(|(_, n)| *n == 8));
+    }
+
+    #[test]
+    fn bench_is_deterministic() {
+        let s = open("tictactoe", None).unwrap();
+        let a = s.bench();
+        let b = s.bench();
+        assert_eq!(a.nodes(), b.nodes());
+        assert!(a.nodes() > 0);
+        assert_eq!(a.entries.len(), <TicTacToe as Supported>::BENCH.len());
+    }
+}

@@ -21,8 +21,9 @@
 //!    k. store the result in the table.
 //! 4. **Quiescence** (`quiesce`): stand pat on the static value, then follow the evaluator's
 //!    noisy moves only.
-//! 5. **Lazy SMP**: extra threads run the same iterative deepening (odd threads one ply deeper)
-//!    and share only the transposition table; the main thread's answer is the answer.
+//! 5. **Lazy SMP**: extra threads run the same iterative deepening, each skipping depths in its
+//!    own pattern of blocks (`skips`), and share only the transposition table; the main thread's
+//!    answer is the answer.
 //!
 //! With one thread and a depth or node limit the search is deterministic: no clocks in
 //! decisions, no floats, ties broken by the game's fixed move order.
@@ -357,10 +358,12 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             best.stats = self.stats;
             return best;
         }
-        // Helper threads spread out: odd ones start a ply deeper, so the threads do not all
-        // search the same depth at the same time.
-        let mut depth = 1 + (self.id as u32 & 1);
+        let mut depth = 1;
         while depth <= max_depth {
+            if self.skips(depth) {
+                depth += 1;
+                continue;
+            }
             let horizon = self.horizon;
             let value = if self.config.mtdf {
                 self.mtdf(depth, best.value)
@@ -395,6 +398,20 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         }
         best.stats = self.stats;
         best
+    }
+
+    /// Step 5: helper threads skip some depths in blocks, each thread its own pattern, so that
+    /// they stay at depths the main thread has not reached and fill the shared table ahead of it.
+    /// Threads that searched the same depth in the same order would only duplicate each other.
+    fn skips(&self, depth: u32) -> bool {
+        if self.id == 0 {
+            return false;
+        }
+        // Block sizes 1,1,2,2,2,2,3,... with every phase of each size, for helpers 1, 2, 3, ...
+        let i = (self.id - 1) % 20;
+        const SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+        const PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+        ((depth + PHASE[i]) / SIZE[i]) % 2 == 1
     }
 
     /// Step 2: the root window. Aspiration from `ASPIRATION_FROM_DEPTH`, widening on failure.

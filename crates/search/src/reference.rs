@@ -64,7 +64,8 @@ impl Reference {
     }
 
     /// Runs the algorithm and shows every node to `tracer` (the `tree` command records them).
-    /// The two-phase procedure visits the same tree as Minimax; it is traced as Minimax.
+    /// The two-phase procedure builds its tree level by level rather than depth first, so it
+    /// shows the tracer nothing; trace Minimax, which visits exactly the same tree.
     pub fn search_traced<G: Game, E: Evaluator<G>, T: Tracer<G>>(
         self,
         pos: &G,

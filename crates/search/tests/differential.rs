@@ -4,6 +4,7 @@
 use duel_core::{Evaluator, Game, Score, SplitMix64};
 use duel_search::reference::{Reference, ReferenceOptions};
 use duel_search::{Limits, SearchConfig, Searcher};
+use duel_connect4::{Connect4, Threats};
 use duel_tictactoe::{OpenLines, TicTacToe};
 use proptest::prelude::*;
 
@@ -156,6 +157,35 @@ proptest! {
     fn tictactoe_all_algorithms_agree(seed in any::<u64>(), plies in 0usize..7, depth in 1u32..6) {
         let pos: TicTacToe = random_position(seed, plies);
         prop_assert_eq!(check_all(&pos, &OpenLines, depth), Ok(()));
+    }
+
+    #[test]
+    fn connect4_all_algorithms_agree(seed in any::<u64>(), plies in 0usize..30, depth in 1u32..5) {
+        let pos: Connect4 = random_position(seed, plies);
+        // The exact hook would answer near the end of the game where Minimax sees a horizon.
+        let eval = Threats::heuristic_only();
+        prop_assert_eq!(check_all(&pos, &eval, depth), Ok(()));
+    }
+}
+
+/// Positions of Pons' easy end-game set, with their exact scores: the engine search with
+/// default options (and with two threads) finds the proven value.
+#[test]
+fn engine_proves_connect4_endgames() {
+    let data = include_str!("../../../data/connect4/Test_L3_R1");
+    for line in data.lines().step_by(50) {
+        let (moves, score) = line.split_once(' ').unwrap();
+        let pos = Connect4::from_text(moves).unwrap();
+        let want = duel_connect4::pons_to_score(&pos, score.parse().unwrap());
+        for threads in [1, 2] {
+            let config = SearchConfig { threads, tt_mb: 4, ..SearchConfig::default() };
+            let mut s = Searcher::new(Threats::heuristic_only(), config);
+            let r = s.search(&pos, &Limits::default(), |_| {});
+            assert_eq!(r.value, want, "{moves} with {threads} thread(s)");
+            let mut legal = Vec::new();
+            pos.generate_moves(&mut legal);
+            assert!(r.best.is_some_and(|m| legal.contains(&m)));
+        }
     }
 }
 

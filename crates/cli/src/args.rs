@@ -1,0 +1,158 @@
+//! Flags shared by the subcommands, so every game takes the same ones.
+
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use duel_engine::{Limits, SearchConfig, Session};
+
+/// The position to start from.
+#[derive(Debug, Clone, Args)]
+pub struct PositionArgs {
+    /// The position in the game's text form (tic-tac-toe: cells 1-9 played so far, e.g. 519;
+    /// Connect Four: columns 1-7 played so far, e.g. 4453). Default: the start position.
+    #[arg(
+        long,
+        short = 'p',
+        value_name = "P",
+        default_value = "",
+        hide_default_value = true
+    )]
+    pub position: String,
+    /// Moves to play after --position, in the game's notation, separated by spaces or commas.
+    #[arg(long, value_name = "MOVES")]
+    pub moves: Option<String>,
+}
+
+impl PositionArgs {
+    /// Sets the session's position from the flags.
+    pub fn apply(&self, s: &mut dyn Session) -> Result<()> {
+        let moves: Vec<&str> = self
+            .moves
+            .as_deref()
+            .unwrap_or("")
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|m| !m.is_empty())
+            .collect();
+        s.set_position(&self.position, &moves).with_context(|| {
+            if moves.is_empty() {
+                format!("bad --position '{}'", self.position)
+            } else {
+                format!(
+                    "bad --position '{}' / --moves '{}'",
+                    self.position,
+                    moves.join(" ")
+                )
+            }
+        })
+    }
+}
+
+/// When a search stops. With none given, a depth chosen for the game.
+#[derive(Debug, Clone, Args)]
+pub struct LimitArgs {
+    /// Search to this depth (plies).
+    #[arg(long, short = 'd', value_name = "N", value_parser = clap::value_parser!(u32).range(1..=200))]
+    pub depth: Option<u32>,
+    /// Stop after about this many nodes.
+    #[arg(long, short = 'n', value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+    /// Stop after this much time: 500ms, 2s, 1.5s, 1m.
+    #[arg(long, short = 't', value_name = "TIME", value_parser = parse_duration)]
+    pub time: Option<Duration>,
+}
+
+impl LimitArgs {
+    /// The limits, or the game's default depth if none was given.
+    pub fn limits(&self, s: &dyn Session) -> Limits {
+        let mut l = Limits {
+            depth: self.depth,
+            nodes: self.nodes,
+            time: self.time,
+        };
+        if l == Limits::default() {
+            l.depth = Some(s.default_depth());
+        }
+        l
+    }
+}
+
+/// The evaluator and the engine's resources.
+#[derive(Debug, Clone, Args)]
+pub struct EngineArgs {
+    /// The evaluator, where the game has several (an unknown name lists the known ones).
+    #[arg(long, value_name = "NAME")]
+    pub eval: Option<String>,
+    /// Search threads (Lazy SMP above 1).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
+    /// Transposition table size in MiB.
+    #[arg(long, value_name = "MB", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub hash: u32,
+}
+
+impl EngineArgs {
+    /// Opens the game with the chosen evaluator and applies the resources.
+    pub fn open(&self, game: &str) -> Result<Box<dyn Session>> {
+        let mut s = open_game(game, self.eval.as_deref())?;
+        s.set_config(SearchConfig {
+            threads: self.threads as usize,
+            tt_mb: self.hash as usize,
+            ..SearchConfig::default()
+        });
+        Ok(s)
+    }
+}
+
+/// Opens `game` with an evaluator (None: the game's default).
+pub fn open_game(game: &str, eval: Option<&str>) -> Result<Box<dyn Session>> {
+    Ok(duel_engine::open(game, eval)?)
+}
+
+/// Reads a duration: a number with a unit, `ms`, `s` or `m` (`500ms`, `2s`, `1.5s`, `1m`).
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let scale = match unit.trim() {
+        "ms" => 0.001,
+        "s" => 1.0,
+        "m" | "min" => 60.0,
+        "" => {
+            return Err(format!(
+                "'{text}' has no unit: write e.g. 500ms, 2s, 1.5s or 1m"
+            ))
+        }
+        u => {
+            return Err(format!(
+                "unknown time unit '{u}' in '{text}': use ms, s or m"
+            ))
+        }
+    };
+    let value: f64 = num
+        .parse()
+        .map_err(|_| format!("'{text}' is not a time: write e.g. 500ms, 2s, 1.5s or 1m"))?;
+    let secs = value * scale;
+    if !(secs > 0.0 && secs < 1e9) {
+        return Err(format!("time '{text}' must be positive"));
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("2s"), Ok(Duration::from_secs(2)));
+        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
+        assert_eq!(parse_duration("1m"), Ok(Duration::from_secs(60)));
+        for bad in ["", "2", "x", "2h", "0s", "-1s", "1..5s", "ms"] {
+            assert!(parse_duration(bad).is_err(), "{bad}");
+        }
+    }
+}

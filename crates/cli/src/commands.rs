@@ -1,0 +1,461 @@
+//! analyze, solve, perft, bench, compare and tree.
+
+use std::io::Write;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, ValueEnum};
+use duel_engine::{Algorithm, CompareRow, Limits, SearchReport, GAMES};
+
+use crate::args::{open_game, EngineArgs, LimitArgs, PositionArgs};
+use crate::show::{self, describe, exact_words, ms};
+
+/// "depth 9", "time 2s, nodes 1000".
+fn describe_limits(l: &Limits) -> String {
+    let mut parts = Vec::new();
+    if let Some(d) = l.depth {
+        parts.push(format!("depth {d}"));
+    }
+    if let Some(n) = l.nodes {
+        parts.push(format!("nodes {n}"));
+    }
+    if let Some(t) = l.time {
+        parts.push(format!("time {} ms", t.as_millis()));
+    }
+    parts.join(", ")
+}
+
+/// `analyze`: one line per completed depth as the search runs.
+pub fn analyze(
+    game: &str,
+    position: &PositionArgs,
+    limits: &LimitArgs,
+    engine: &EngineArgs,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let mut s = engine.open(game)?;
+    position.apply(s.as_mut())?;
+    let limits = limits.limits(s.as_ref());
+    writeln!(
+        out,
+        "analyze {}: {}, evaluator {}, {}, {} thread(s), {} MB hash",
+        s.game(),
+        describe(s.as_ref()),
+        s.evaluator(),
+        describe_limits(&limits),
+        s.config().threads,
+        s.config().tt_mb
+    )?;
+    writeln!(
+        out,
+        "{:>5}  {:>10}  {:>12}  {:>10}  {:>10}  pv",
+        "depth", "score", "nodes", "nps", "time ms"
+    )?;
+    let mut err = Ok(());
+    let report = s.search(&limits, &mut |r: &SearchReport| {
+        if err.is_ok() {
+            err = writeln!(
+                out,
+                "{:>5}  {:>10}  {:>12}  {:>10}  {:>10}  {}",
+                r.depth,
+                r.value.to_string(),
+                r.stats.nodes,
+                r.nps(),
+                ms(r.time),
+                r.pv.join(" ")
+            )
+            .and_then(|()| out.flush());
+        }
+    });
+    err?;
+    let report = report.context("cannot analyze")?;
+    writeln!(
+        out,
+        "best move {} (score {}, depth {}, {} nodes in {} ms, hash {}‰)",
+        report.best.as_deref().unwrap_or("-"),
+        report.value,
+        report.depth,
+        report.stats.nodes,
+        ms(report.time),
+        s.hashfull()
+    )?;
+    Ok(())
+}
+
+/// `solve`: the exact value and every move's value.
+pub fn solve(game: &str, position: &PositionArgs, out: &mut dyn Write) -> Result<()> {
+    let mut s = open_game(game, None)?;
+    position.apply(s.as_mut())?;
+    writeln!(out, "solve {}: {}", s.game(), describe(s.as_ref()))?;
+    let sol = s.solve()?;
+    let mover = s.side_name(s.side_to_move());
+    let pons = |p: Option<i32>| match p {
+        Some(0) => " (Pons score 0)".to_string(),
+        Some(p) => format!(" (Pons score {p:+})"),
+        None => String::new(),
+    };
+    if s.outcome().is_some() {
+        writeln!(out, "value: game over, {}", show::result(s.as_ref()))?;
+    } else {
+        writeln!(
+            out,
+            "value: {}{}",
+            exact_words(sol.value, mover),
+            pons(sol.pons)
+        )?;
+        writeln!(out, "best moves: {}", sol.best_moves().join(" "))?;
+        writeln!(out, "every move, for {mover}:")?;
+        for m in &sol.moves {
+            let mark = if m.value == sol.value {
+                "  <- best"
+            } else {
+                ""
+            };
+            writeln!(
+                out,
+                "  {:>3}  {}{}{mark}",
+                m.mv,
+                exact_words(m.value, mover),
+                pons(m.pons)
+            )?;
+        }
+    }
+    writeln!(
+        out,
+        "method: {}, {} nodes, {} ms",
+        sol.method,
+        sol.nodes,
+        ms(sol.time)
+    )?;
+    Ok(())
+}
+
+/// `perft`: leaves, time, leaves/s; with `divide`, the count below each move first.
+pub fn perft(
+    game: &str,
+    position: &PositionArgs,
+    depth: u32,
+    divide: bool,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let mut s = open_game(game, None)?;
+    position.apply(s.as_mut())?;
+    writeln!(
+        out,
+        "perft {} depth {depth} from {}",
+        s.game(),
+        describe(s.as_ref())
+    )?;
+    let start = Instant::now();
+    let leaves = if divide {
+        let rows = s.perft_divide(depth);
+        for (mv, n) in &rows {
+            writeln!(out, "  {mv:>4}  {n}")?;
+        }
+        rows.iter().map(|(_, n)| n).sum::<u64>() + u64::from(depth == 0)
+    } else {
+        s.perft(depth)
+    };
+    let time = start.elapsed();
+    writeln!(out, "leaves: {leaves}")?;
+    writeln!(out, "time: {} ms", ms(time))?;
+    writeln!(out, "leaves/s: {}", duel_engine::per_second(leaves, time))?;
+    Ok(())
+}
+
+/// `bench`: per position and per game nodes, time and nodes/s, then the totals and the
+/// signature line `Total nodes: N`.
+pub fn bench(game: Option<&str>, out: &mut dyn Write) -> Result<()> {
+    let games: Vec<&str> = match game {
+        Some(g) => vec![g],
+        None => GAMES.to_vec(),
+    };
+    let (mut nodes, mut time) = (0u64, std::time::Duration::ZERO);
+    for g in games {
+        let s = open_game(g, None)?;
+        let b = s.bench();
+        writeln!(
+            out,
+            "{}: {} positions, depth {}, evaluator {}, 1 thread, default options, table cleared \
+             before each",
+            b.game,
+            b.entries.len(),
+            b.depth,
+            s.evaluator()
+        )?;
+        for e in &b.entries {
+            let pos = if e.position.is_empty() {
+                "(start)"
+            } else {
+                &e.position
+            };
+            writeln!(
+                out,
+                "  {pos:<16} nodes {:>10}  time {:>10} ms  nps {:>10}  best {}  score {}",
+                e.report.stats.nodes,
+                ms(e.report.time),
+                e.report.nps(),
+                e.report.best.as_deref().unwrap_or("-"),
+                e.report.value
+            )?;
+        }
+        writeln!(
+            out,
+            "{}: nodes {}, time {} ms, nps {}",
+            b.game,
+            b.nodes(),
+            ms(b.time()),
+            b.nps()
+        )?;
+        nodes += b.nodes();
+        time += b.time();
+    }
+    writeln!(out, "Total time (ms): {}", ms(time))?;
+    writeln!(
+        out,
+        "Nodes/second: {}",
+        duel_engine::per_second(nodes, time)
+    )?;
+    writeln!(out, "Total nodes: {nodes}")?;
+    Ok(())
+}
+
+/// Arguments of `compare`.
+#[derive(Debug, Clone, Args)]
+pub struct CompareArgs {
+    /// The game (tictactoe, connect4).
+    pub game: String,
+    /// The depth every algorithm searches to.
+    #[arg(long, short = 'd', value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub depth: u32,
+    /// Algorithms, comma-separated, from: minimax, negamax, alphabeta-hard, alphabeta, two-phase,
+    /// node-budget, pvs, pvs-no-tt, mtdf. Default: all of them.
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub algos: Vec<String>,
+    /// The evaluator, where the game has several.
+    #[arg(long, value_name = "NAME")]
+    pub eval: Option<String>,
+    #[command(flatten)]
+    pub position: PositionArgs,
+}
+
+/// `compare`: the algorithms side by side on one position and depth.
+pub fn compare(a: &CompareArgs, out: &mut dyn Write) -> Result<()> {
+    let mut s = open_game(&a.game, a.eval.as_deref())?;
+    a.position.apply(s.as_mut())?;
+    let algos: Vec<Algorithm> = if a.algos.is_empty() {
+        Algorithm::ALL.to_vec()
+    } else {
+        a.algos
+            .iter()
+            .map(|n| Algorithm::parse(n))
+            .collect::<Result<_, _>>()
+            .context("bad --algos")?
+    };
+    if s.outcome().is_some() {
+        bail!("nothing to compare: {}", describe(s.as_ref()));
+    }
+    let rows = s.compare(a.depth, &algos)?;
+    writeln!(
+        out,
+        "compare {}: {}, depth {}, evaluator {}",
+        s.game(),
+        describe(s.as_ref()),
+        a.depth,
+        s.evaluator()
+    )?;
+    writeln!(
+        out,
+        "values are for the side to move; wins count plies from this position"
+    )?;
+    let header = format!(
+        "{:<14}  {:>10}  {:>4}  {:>10}  {:>10}  {:>9}  {:>9}  {:>6}  {:>10}",
+        "algorithm",
+        "value",
+        "best",
+        "nodes",
+        "leaf evals",
+        "cut-offs",
+        "TT hits",
+        "EBF",
+        "time ms"
+    );
+    writeln!(out, "{header}")?;
+    writeln!(out, "{}", "-".repeat(header.len()))?;
+    for row in &rows {
+        let r = &row.report;
+        writeln!(
+            out,
+            "{:<14}  {:>10}  {:>4}  {:>10}  {:>10}  {:>9}  {:>9}  {:>6.2}  {:>10}",
+            row.algorithm.name(),
+            r.value.to_string(),
+            r.best.as_deref().unwrap_or("-"),
+            r.stats.nodes,
+            r.stats.evals,
+            r.stats.cutoffs,
+            r.stats.tt_hits,
+            r.ebf(),
+            ms(r.time)
+        )?;
+    }
+    writeln!(out, "{}", "-".repeat(header.len()))?;
+    footer(&rows, out)
+}
+
+fn footer(rows: &[CompareRow], out: &mut dyn Write) -> Result<()> {
+    let exact: Vec<&CompareRow> = rows.iter().filter(|r| r.algorithm.is_exact()).collect();
+    if let Some(first) = exact.first() {
+        let v = first.report.value;
+        if exact.iter().all(|r| r.report.value == v) {
+            let mut best: Vec<&str> = exact
+                .iter()
+                .filter_map(|r| r.report.best.as_deref())
+                .collect();
+            best.sort_unstable();
+            best.dedup();
+            let moves = if best.len() == 1 {
+                format!("best move {}", best[0])
+            } else {
+                format!(
+                    "best moves {} (equal values, different tie-breaks)",
+                    best.join(" ")
+                )
+            };
+            writeln!(
+                out,
+                "All {} exact algorithms agree: value {v}, {moves}.",
+                exact.len()
+            )?;
+        } else {
+            let all: Vec<String> = exact
+                .iter()
+                .map(|r| format!("{} {}", r.algorithm.name(), r.report.value))
+                .collect();
+            writeln!(
+                out,
+                "!!! DISAGREEMENT: the exact algorithms differ: {}",
+                all.join(", ")
+            )?;
+            bail!(
+                "exact algorithms disagree on the value ({}): this is a bug",
+                all.join(", ")
+            );
+        }
+    }
+    for r in rows {
+        if let Some(b) = r.budget {
+            writeln!(
+                out,
+                "node-budget: budget {b} nodes (the alpha-beta node count at this depth); its \
+                 horizon is uneven (deepest ply {}), so its value is not exact.",
+                r.report.depth
+            )?;
+        }
+    }
+    if rows.iter().any(|r| {
+        matches!(
+            r.algorithm,
+            Algorithm::Pvs | Algorithm::PvsNoTt | Algorithm::Mtdf
+        )
+    }) {
+        writeln!(
+            out,
+            "pvs, pvs-no-tt, mtdf: the engine search (iterative deepening, all iterations \
+             counted) with same-depth TT cut-offs only, no quiescence, no exact hook."
+        )?;
+    }
+    Ok(())
+}
+
+/// How `tree` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TreeFormat {
+    /// Indented text, one node per line.
+    Text,
+    /// A Graphviz digraph (`dot -Tsvg`).
+    Dot,
+    /// Nested JSON objects.
+    Json,
+}
+
+/// Arguments of `tree`.
+#[derive(Debug, Clone, Args)]
+pub struct TreeArgs {
+    /// The game (tictactoe, connect4).
+    pub game: String,
+    /// The depth of the search.
+    #[arg(long, short = 'd', value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub depth: u32,
+    /// The algorithm: minimax, negamax, alphabeta, alphabeta-hard (two-phase draws as minimax).
+    #[arg(long, value_name = "NAME", default_value = "alphabeta")]
+    pub algo: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TreeFormat::Text)]
+    pub format: TreeFormat,
+    /// Refuse trees with more nodes than this.
+    #[arg(long, value_name = "N", default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_nodes: u64,
+    /// The evaluator, where the game has several.
+    #[arg(long, value_name = "NAME")]
+    pub eval: Option<String>,
+    #[command(flatten)]
+    pub position: PositionArgs,
+}
+
+/// `tree`: the explored tree with backed-up values (for MAX) and pruned moves.
+pub fn tree(a: &TreeArgs, out: &mut dyn Write) -> Result<()> {
+    let mut s = open_game(&a.game, a.eval.as_deref())?;
+    a.position.apply(s.as_mut())?;
+    let algo = duel_engine::parse_reference(&a.algo).context("bad --algo")?;
+    let (report, root) = s
+        .tree(algo, a.depth, a.max_nodes)
+        .context("tree refused (raise --max-nodes to draw it anyway)")?;
+    let names = [
+        s.side_name(duel_engine::Side::First),
+        s.side_name(duel_engine::Side::Second),
+    ];
+    match a.format {
+        TreeFormat::Text => {
+            writeln!(
+                out,
+                "tree {}: {}, {}, depth {}, evaluator {}",
+                s.game(),
+                describe(s.as_ref()),
+                algo.name(),
+                a.depth,
+                s.evaluator()
+            )?;
+            writeln!(
+                out,
+                "values for MAX ({}); >=v / <=v: only a bound was proved; +INF@n / -INF@n: MAX wins / \
+                 loses n plies from here; cut: move pruned",
+                names[0]
+            )?;
+            write!(out, "{}", show::tree_text(&root, names))?;
+            writeln!(
+                out,
+                "{} nodes visited, {} moves cut, value for the side to move {}, best move {}",
+                report.stats.nodes,
+                show::pruned(&root),
+                report.value,
+                report.best.as_deref().unwrap_or("-")
+            )?;
+        }
+        TreeFormat::Dot => write!(out, "{}", show::tree_dot(&root))?,
+        TreeFormat::Json => {
+            let doc = serde_json::json!({
+                "game": s.game(),
+                "position": s.position(),
+                "algorithm": algo.name(),
+                "depth": a.depth,
+                "evaluator": s.evaluator(),
+                "nodes": report.stats.nodes,
+                "value_for_max": root.value_for_max().map(|v| v.0),
+                "tree": show::tree_json(&root),
+            });
+            serde_json::to_writer_pretty(&mut *out, &doc)?;
+            writeln!(out)?;
+        }
+    }
+    Ok(())
+}

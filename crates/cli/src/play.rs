@@ -1,0 +1,187 @@
+//! `play`: a game in the terminal. Moves are read from stdin one per line, so a game can be
+//! piped in; end of input ends the game cleanly.
+
+use std::io::{BufRead, Write};
+
+use anyhow::Result;
+use clap::{Args, ValueEnum};
+use duel_engine::{EngineError, Session, Side};
+
+use crate::args::{EngineArgs, LimitArgs, PositionArgs};
+use crate::show::{describe, result};
+
+/// Who the human plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Human {
+    /// The human moves first; the engine replies.
+    First,
+    /// The engine moves first.
+    Second,
+    /// Two humans at one keyboard.
+    Both,
+    /// The engine plays itself.
+    None,
+}
+
+/// Arguments of `play`.
+#[derive(Debug, Clone, Args)]
+pub struct PlayArgs {
+    /// The game (tictactoe, connect4).
+    pub game: String,
+    /// Which side you play.
+    #[arg(long = "as", value_enum, default_value_t = Human::First)]
+    pub human: Human,
+    #[command(flatten)]
+    pub position: PositionArgs,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+impl Human {
+    fn plays(self, side: Side) -> bool {
+        match self {
+            Human::First => side == Side::First,
+            Human::Second => side == Side::Second,
+            Human::Both => true,
+            Human::None => false,
+        }
+    }
+}
+
+const HELP: &str = "commands: a move, `undo` (take back your last move and the reply), `hint`, \
+                    `moves` (list the legal moves), `help`, `quit`";
+
+/// Plays a game on stdin/stdout.
+pub fn play(a: &PlayArgs, out: &mut dyn Write) -> Result<()> {
+    let mut s = a.engine.open(&a.game)?;
+    a.position.apply(s.as_mut())?;
+    let limits = a.limits.limits(s.as_ref());
+    let name = |s: &dyn Session, side: Side| s.side_name(side);
+    let who = match a.human {
+        Human::First | Human::Second => {
+            let me = if a.human == Human::First {
+                Side::First
+            } else {
+                Side::Second
+            };
+            format!(
+                "you play {}, duel plays {}",
+                name(s.as_ref(), me),
+                name(s.as_ref(), me.other())
+            )
+        }
+        Human::Both => "two players".to_string(),
+        Human::None => "duel plays both sides".to_string(),
+    };
+    writeln!(out, "{}: {who}; {}", s.game(), describe(s.as_ref()))?;
+    if a.human != Human::None {
+        writeln!(out, "{HELP}")?;
+    }
+    writeln!(out)?;
+    write!(out, "{}", s.diagram())?;
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    while s.outcome().is_none() {
+        let side = s.side_to_move();
+        if !a.human.plays(side) {
+            let r = s.search(&limits, &mut |_| {})?;
+            let Some(best) = r.best.clone() else {
+                anyhow::bail!("the engine found no move in {}", describe(s.as_ref()));
+            };
+            s.play(&best)?;
+            writeln!(
+                out,
+                "\nduel ({}) plays {best}  (score {}, depth {}, pv {}, {} nodes, {} ms)",
+                name(s.as_ref(), side),
+                r.value,
+                r.depth,
+                r.pv.join(" "),
+                r.stats.nodes,
+                r.time.as_millis()
+            )?;
+            write!(out, "{}", s.diagram())?;
+            continue;
+        }
+        write!(out, "{} to move: ", name(s.as_ref(), side))?;
+        out.flush()?;
+        let Some(line) = lines.next() else {
+            writeln!(out, "\nend of input: the game stops unfinished")?;
+            return Ok(());
+        };
+        let line = line?;
+        let cmd = line.trim();
+        match cmd.to_ascii_lowercase().as_str() {
+            "" => writeln!(out, "type a move ({}) or `help`", s.legal_moves().join(" "))?,
+            "quit" | "exit" | "q" => {
+                writeln!(out, "game abandoned")?;
+                return Ok(());
+            }
+            "help" | "?" => writeln!(out, "{HELP}\nlegal moves: {}", s.legal_moves().join(" "))?,
+            "moves" => writeln!(out, "legal moves: {}", s.legal_moves().join(" "))?,
+            "hint" => {
+                let r = s.search(&limits, &mut |_| {})?;
+                writeln!(
+                    out,
+                    "hint: {} (score {}, pv {})",
+                    r.best.as_deref().unwrap_or("-"),
+                    r.value,
+                    r.pv.join(" ")
+                )?;
+            }
+            "undo" => {
+                let taken = undo(s.as_mut(), a.human);
+                if taken.is_empty() {
+                    writeln!(out, "nothing to undo")?;
+                } else {
+                    writeln!(out, "took back {}", taken.join(" and "))?;
+                    write!(out, "{}", s.diagram())?;
+                }
+            }
+            _ => match s.play(cmd) {
+                Ok(mv) => {
+                    writeln!(out, "{} plays {mv}", name(s.as_ref(), side))?;
+                    write!(out, "{}", s.diagram())?;
+                }
+                Err(e) => {
+                    let what = match e {
+                        EngineError::Move(duel_core::MoveError::Syntax { .. }) => "not a move",
+                        _ => "illegal move",
+                    };
+                    writeln!(
+                        out,
+                        "{what}: {e}\nlegal moves: {} (or `help`)",
+                        s.legal_moves().join(" ")
+                    )?;
+                }
+            },
+        }
+    }
+    writeln!(out, "\nresult: {}", result(s.as_ref()))?;
+    Ok(())
+}
+
+/// Takes back moves until one of the human's has gone (with the engine's replies after it);
+/// never past the position the game started from. Returns the moves taken back as
+/// "side move", in the order they were played.
+fn undo(s: &mut dyn Session, human: Human) -> Vec<String> {
+    let mut taken: Vec<(Side, String)> = Vec::new();
+    while let Some(mv) = s.undo() {
+        // The side to move now is the one that played the move taken back.
+        let side = s.side_to_move();
+        taken.push((side, mv));
+        if human.plays(side) {
+            return taken
+                .iter()
+                .rev()
+                .map(|(side, mv)| format!("{} {mv}", s.side_name(*side)))
+                .collect();
+        }
+    }
+    // Only engine moves since the start: put them back.
+    for (_, mv) in taken.iter().rev() {
+        let _ = s.play(mv);
+    }
+    Vec::new()
+}

@@ -1,0 +1,305 @@
+//! Text for people: scores, positions, times, and the recorded tree as text, Graphviz or JSON.
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use duel_engine::{Score, Session, Side, TreeNode};
+
+/// "the start position (X to move)" or "position 519 (O to move)".
+pub fn describe(s: &dyn Session) -> String {
+    let text = s.position();
+    let place = if text.is_empty() {
+        "the start position".to_string()
+    } else {
+        format!("position {text}")
+    };
+    match s.outcome() {
+        None => format!("{place} ({} to move)", s.side_name(s.side_to_move())),
+        Some(_) => format!("{place} (game over: {})", result(s)),
+    }
+}
+
+/// "X wins", "draw".
+pub fn result(s: &dyn Session) -> String {
+    match (s.outcome(), s.winner()) {
+        (None, _) => "game in progress".into(),
+        (Some(_), Some(side)) => format!("{} wins", s.side_name(side)),
+        (Some(_), None) => "draw".into(),
+    }
+}
+
+/// An exact value in words, for the side to move: "draw", "X wins in 5 plies", "O loses in 4
+/// plies".
+pub fn exact_words(value: Score, side: &str) -> String {
+    match value.plies_to_end() {
+        Some(n) if value.is_win() => format!("{side} wins in {n} {}", plies(n)),
+        Some(n) => format!("{side} loses in {n} {}", plies(n)),
+        None if value == Score::DRAW => "draw".into(),
+        None => format!("{value} (not exact)"),
+    }
+}
+
+fn plies(n: i32) -> &'static str {
+    if n == 1 {
+        "ply"
+    } else {
+        "plies"
+    }
+}
+
+/// Milliseconds with three decimals: `1.234 ms` is never seconds.
+pub fn ms(t: Duration) -> String {
+    format!("{:.3}", t.as_secs_f64() * 1000.0)
+}
+
+/// A value from MAX's side as the texts' figures print it: `+1`, `-2`, `0`, `+INF@5` for a win
+/// of MAX found 5 plies below the root, `-INF@4` for a loss.
+pub fn max_value(v: Score) -> String {
+    match v.plies_to_end() {
+        Some(n) if v.is_win() => format!("+INF@{n}"),
+        Some(n) => format!("-INF@{n}"),
+        None => v.to_string(),
+    }
+}
+
+/// Which side is to move at a node: the one that did not move into it.
+fn to_move(n: &TreeNode) -> Side {
+    n.mover.other()
+}
+
+fn role(side: Side) -> &'static str {
+    match side {
+        Side::First => "MAX",
+        Side::Second => "MIN",
+    }
+}
+
+/// What a backed-up value of alpha-beta is: the node's value, or only a bound on it (a node cut
+/// off is worth at least what it shows to the side to move there, a node that failed low at
+/// most).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// The value itself.
+    Exact,
+    /// The true value is at least the one shown.
+    Lower,
+    /// The true value is at most the one shown.
+    Upper,
+}
+
+impl Kind {
+    fn flip(self) -> Kind {
+        match self {
+            Kind::Exact => Kind::Exact,
+            Kind::Lower => Kind::Upper,
+            Kind::Upper => Kind::Lower,
+        }
+    }
+}
+
+/// A tree node with the kind of its value, from MAX's side.
+pub struct Annotated<'a> {
+    /// The recorded node.
+    pub node: &'a TreeNode,
+    /// Its value for MAX, None for a pruned move.
+    pub value: Option<Score>,
+    /// Whether that value is exact or a bound (for MAX).
+    pub kind: Kind,
+    /// The children, in search order.
+    pub children: Vec<Annotated<'a>>,
+}
+
+/// Works out, bottom up, which values are exact and which are bounds. Rules (negamax view of
+/// the side to move at the node): a node with a pruned move, or whose best child is itself a
+/// lower bound, is a lower bound; a node whose value equals an exact child's is exact; any other
+/// is an upper bound (every move failed low). Minimax and negamax trees come out all exact.
+pub fn annotate(n: &TreeNode) -> Annotated<'_> {
+    let children: Vec<Annotated<'_>> = n.children.iter().map(annotate).collect();
+    // Kinds relative to each node's own `value`, i.e. for the side that moved into it.
+    fn own(a: &Annotated<'_>) -> Kind {
+        if a.node.mover == Side::First {
+            a.kind
+        } else {
+            a.kind.flip()
+        }
+    }
+    let kind_for_mover = match n.value {
+        None => Kind::Exact,
+        Some(_) if children.is_empty() => Kind::Exact,
+        Some(v) => {
+            // The side to move here sees -v; each child's value is already from its side.
+            let here = -v;
+            let kind_here = if n.children.iter().any(TreeNode::is_pruned)
+                || children
+                    .iter()
+                    .any(|c| own(c) == Kind::Lower && c.node.value.is_some_and(|cv| cv >= here))
+            {
+                Kind::Lower
+            } else if children
+                .iter()
+                .any(|c| own(c) == Kind::Exact && c.node.value == Some(here))
+            {
+                Kind::Exact
+            } else {
+                Kind::Upper
+            };
+            kind_here.flip()
+        }
+    };
+    let kind = if n.mover == Side::First {
+        kind_for_mover
+    } else {
+        kind_for_mover.flip()
+    };
+    Annotated {
+        node: n,
+        value: n.value_for_max(),
+        kind,
+        children,
+    }
+}
+
+/// A value for MAX with its kind: `+1`, `>=+1`, `<=-2`, `+INF@5`.
+fn bounded(a: &Annotated<'_>) -> String {
+    let v = a.value.map(max_value).unwrap_or_default();
+    match a.kind {
+        Kind::Exact => v,
+        Kind::Lower => format!(">={v}"),
+        Kind::Upper => format!("<={v}"),
+    }
+}
+
+/// The tree as indented text: one node per line, its move and its backed-up value for MAX
+/// (`>=`/`<=` where alpha-beta only proved a bound); moves a cut-off made unnecessary are marked
+/// `cut`.
+pub fn tree_text(root: &TreeNode, side_names: [&str; 2]) -> String {
+    fn go(a: &Annotated<'_>, depth: usize, out: &mut String) {
+        let indent = "  ".repeat(depth);
+        if a.node.is_pruned() {
+            let _ = writeln!(out, "{indent}{}  cut", a.node.mv);
+        } else if a.children.is_empty() {
+            let _ = writeln!(out, "{indent}{}  {}", a.node.mv, bounded(a));
+        } else {
+            let tag = role(to_move(a.node));
+            let _ = writeln!(out, "{indent}{}  {}  {tag}", a.node.mv, bounded(a));
+        }
+        for c in &a.children {
+            go(c, depth + 1, out);
+        }
+    }
+    let a = annotate(root);
+    let mut out = String::new();
+    let side = to_move(root);
+    let _ = writeln!(
+        out,
+        "root ({} to move)  {}  {}",
+        side_names[side as usize],
+        bounded(&a),
+        role(side)
+    );
+    for c in &a.children {
+        go(c, 1, &mut out);
+    }
+    out
+}
+
+/// The tree as a Graphviz digraph: MAX-to-move nodes as boxes, MIN-to-move nodes as ellipses,
+/// edges labelled with moves, pruned moves dashed and grey.
+pub fn tree_dot(root: &TreeNode) -> String {
+    fn go(a: &Annotated<'_>, id: usize, next: &mut usize, out: &mut String) {
+        for c in &a.children {
+            *next += 1;
+            let cid = *next;
+            let mv = escape(&c.node.mv);
+            if c.node.is_pruned() {
+                let _ = writeln!(
+                    out,
+                    "  n{cid} [label=\"cut\", shape=plaintext, fontcolor=grey];\n  n{id} -> \
+                     n{cid} [label=\"{mv}\", style=dashed, color=grey, fontcolor=grey];"
+                );
+            } else {
+                let shape = if to_move(c.node) == Side::First {
+                    "box"
+                } else {
+                    "ellipse"
+                };
+                let _ = writeln!(
+                    out,
+                    "  n{cid} [label=\"{}\", shape={shape}];\n  n{id} -> n{cid} [label=\"{mv}\"];",
+                    escape(&bounded(c))
+                );
+                go(c, cid, next, out);
+            }
+        }
+    }
+    let a = annotate(root);
+    let mut out = String::from(
+        "digraph tree {\n  // Values are for MAX (the first player); boxes: MAX to move, ellipses: \
+         MIN to move;\n  // dashed grey edges: moves pruned by a cut-off.\n  node \
+         [fontname=\"Helvetica\"];\n  edge [fontname=\"Helvetica\"];\n",
+    );
+    let shape = if to_move(root) == Side::First {
+        "box"
+    } else {
+        "ellipse"
+    };
+    let _ = writeln!(
+        out,
+        "  n0 [label=\"{}\", shape={shape}, style=bold];",
+        escape(&bounded(&a))
+    );
+    let mut next = 0;
+    go(&a, 0, &mut next, &mut out);
+    out.push_str("}\n");
+    out
+}
+
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// The tree as nested JSON objects: `move`, `to_move` (MAX/MIN), `value` (for MAX, an integer;
+/// wins are ±30000 minus the distance), `bound` (`exact`, `lower`, `upper`), `value_text`,
+/// `pruned`, `children`.
+pub fn tree_json(root: &TreeNode) -> serde_json::Value {
+    fn go(a: &Annotated<'_>) -> serde_json::Value {
+        let children: Vec<serde_json::Value> = a.children.iter().map(go).collect();
+        let pruned = a.node.is_pruned();
+        serde_json::json!({
+            "move": a.node.mv,
+            "to_move": role(to_move(a.node)),
+            "value": a.value.map(|v| v.0),
+            "bound": if pruned { None } else { Some(match a.kind {
+                Kind::Exact => "exact",
+                Kind::Lower => "lower",
+                Kind::Upper => "upper",
+            }) },
+            "value_text": if pruned { None } else { Some(bounded(a)) },
+            "pruned": pruned,
+            "children": children,
+        })
+    }
+    go(&annotate(root))
+}
+
+/// Counts the pruned moves of a tree.
+pub fn pruned(n: &TreeNode) -> usize {
+    usize::from(n.is_pruned()) + n.children.iter().map(pruned).sum::<usize>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_and_units() {
+        assert_eq!(max_value(Score(1)), "+1");
+        assert_eq!(max_value(Score::win_in(5)), "+INF@5");
+        assert_eq!(max_value(Score::loss_in(4)), "-INF@4");
+        assert_eq!(exact_words(Score::DRAW, "X"), "draw");
+        assert_eq!(exact_words(Score::win_in(1), "X"), "X wins in 1 ply");
+        assert_eq!(exact_words(Score::loss_in(4), "O"), "O loses in 4 plies");
+        assert_eq!(ms(Duration::from_micros(1500)), "1.500");
+        assert_eq!(ms(Duration::from_secs(2)), "2000.000");
+    }
+}

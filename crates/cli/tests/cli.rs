@@ -1,0 +1,447 @@
+//! The real `duel` binary, run as a user would: every subcommand on both games, games played
+//! through stdin, and every kind of bad input.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// What a run printed, and whether it succeeded.
+struct Run {
+    ok: bool,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    /// Panics with the whole output unless the run succeeded.
+    fn success(self) -> String {
+        assert!(
+            self.ok,
+            "duel failed\nstdout:\n{}\nstderr:\n{}",
+            self.stdout, self.stderr
+        );
+        self.stdout
+    }
+
+    /// Panics unless the run failed with a message containing every one of `words`.
+    fn failure(self, words: &[&str]) {
+        assert!(
+            !self.ok,
+            "duel should have failed\nstdout:\n{}",
+            self.stdout
+        );
+        for w in words {
+            assert!(
+                self.stderr.contains(w),
+                "stderr lacks '{w}':\n{}",
+                self.stderr
+            );
+        }
+        assert!(!self.stderr.contains("panicked"), "{}", self.stderr);
+    }
+}
+
+fn duel_with_input(args: &[&str], input: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_duel"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the duel binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    Run {
+        ok: out.status.success(),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+fn duel(args: &[&str]) -> Run {
+    duel_with_input(args, "")
+}
+
+/// The value after `label` on the line that starts with it.
+fn field<'a>(text: &'a str, label: &str) -> &'a str {
+    text.lines()
+        .find_map(|l| l.strip_prefix(label))
+        .unwrap_or_else(|| panic!("no line starting '{label}' in:\n{text}"))
+        .trim()
+}
+
+// ---------------------------------------------------------------- perft
+
+#[test]
+fn perft_tictactoe_matches_the_table() {
+    // data/tictactoe/counts.txt: 127872 positions 9 plies deep (255168 finished games in all).
+    let out = duel(&["perft", "tictactoe", "9"]).success();
+    assert_eq!(field(&out, "leaves:"), "127872");
+    let out = duel(&["perft", "tictactoe", "4", "--position", "5"]).success();
+    assert_eq!(field(&out, "leaves:"), "1680"); // 8 * 7 * 6 * 5
+    let out = duel(&["perft", "tictactoe", "2", "--divide"]).success();
+    let rows: Vec<&str> = out.lines().filter(|l| l.starts_with("  ")).collect();
+    assert_eq!(rows.len(), 9, "{out}");
+    assert!(rows.iter().all(|r| r.trim().ends_with(" 8")), "{out}");
+    assert_eq!(field(&out, "leaves:"), "72");
+}
+
+#[test]
+fn perft_connect4_matches_the_table() {
+    let out = duel(&["perft", "connect4", "6"]).success();
+    assert_eq!(field(&out, "leaves:"), "117649");
+    let out = duel(&["perft", "connect4", "2", "--divide", "--moves", "4 4 4 4 4"]).success();
+    // Column 4 has one cell left: after it, 6 replies; the other six columns, 7 each.
+    assert_eq!(field(&out, "leaves:"), (7 * 7 - 1).to_string());
+}
+
+#[test]
+fn perft_prints_consistent_units() {
+    let out = duel(&["perft", "connect4", "7"]).success();
+    let leaves: f64 = field(&out, "leaves:").parse().unwrap();
+    let ms: f64 = field(&out, "time:")
+        .trim_end_matches(" ms")
+        .parse()
+        .unwrap();
+    let per_s: f64 = field(&out, "leaves/s:").parse().unwrap();
+    assert!(ms > 0.0);
+    let implied = leaves / (ms / 1000.0);
+    assert!(
+        (implied / per_s - 1.0).abs() < 0.05,
+        "{leaves} leaves in {ms} ms is not {per_s}/s"
+    );
+}
+
+// ---------------------------------------------------------------- solve
+
+#[test]
+fn solve_tictactoe() {
+    let out = duel(&["solve", "tictactoe"]).success();
+    assert_eq!(field(&out, "value:"), "draw");
+    assert_eq!(field(&out, "best moves:"), "1 2 3 4 5 6 7 8 9");
+    // X: 1 2, O: 4 5; X wins at once on 3; blocking on 6 draws; anything else lets O win on 6.
+    let out = duel(&["solve", "tictactoe", "-p", "1425"]).success();
+    assert_eq!(field(&out, "value:"), "X wins in 1 ply");
+    assert_eq!(field(&out, "best moves:"), "3");
+    assert!(
+        out.contains("    6  draw\n    7  X loses in 2 plies\n"),
+        "{out}"
+    );
+    let out = duel(&["solve", "tictactoe", "-p", "14253"]).success();
+    assert_eq!(field(&out, "value:"), "game over, X wins");
+}
+
+#[test]
+fn solve_connect4_gives_the_pons_score() {
+    // data/connect4/Test_L1_R1: "243335424257 12".
+    let out = duel(&["solve", "connect4", "--position", "243335424257"]).success();
+    assert_eq!(field(&out, "value:"), "X wins in 7 plies (Pons score +12)");
+    assert_eq!(field(&out, "best moves:"), "6");
+}
+
+// ---------------------------------------------------------------- compare
+
+/// The table's rows: (algorithm, value, best).
+fn table(out: &str) -> Vec<(String, String, String)> {
+    let lines: Vec<&str> = out.lines().collect();
+    let first = lines
+        .iter()
+        .position(|l| l.starts_with("---"))
+        .expect("a rule under the header");
+    lines[first + 1..]
+        .iter()
+        .take_while(|l| !l.starts_with("---"))
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            (w[0].to_string(), w[1].to_string(), w[2].to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn compare_tictactoe_depth_two_is_the_textbook_example() {
+    let out = duel(&["compare", "tictactoe", "--depth", "2"]).success();
+    assert!(out.contains("depth 2, evaluator open-lines"), "{out}");
+    let rows = table(&out);
+    let names: Vec<&str> = rows.iter().map(|r| r.0.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "minimax",
+            "negamax",
+            "alphabeta-hard",
+            "alphabeta",
+            "two-phase",
+            "node-budget",
+            "pvs",
+            "pvs-no-tt",
+            "mtdf"
+        ]
+    );
+    for (name, value, best) in rows.iter().filter(|r| r.0 != "node-budget") {
+        assert_eq!(
+            (value.as_str(), best.as_str()),
+            ("+1", "5"),
+            "{name}\n{out}"
+        );
+    }
+    assert!(
+        out.contains("All 8 exact algorithms agree: value +1, best move 5."),
+        "{out}"
+    );
+    assert!(out.contains("node-budget: budget 36 nodes"), "{out}");
+    // Minimax looks at the whole tree: 1 + 9 + 72 nodes.
+    let minimax = out.lines().find(|l| l.starts_with("minimax")).unwrap();
+    assert_eq!(minimax.split_whitespace().nth(3), Some("82"), "{minimax}");
+}
+
+#[test]
+fn compare_connect4_exact_algorithms_agree() {
+    let out = duel(&[
+        "compare",
+        "connect4",
+        "--depth",
+        "4",
+        "-p",
+        "4453",
+        "--algos",
+        "minimax,alphabeta,node-budget,pvs,pvs-no-tt,mtdf",
+    ])
+    .success();
+    let rows = table(&out);
+    assert_eq!(rows.len(), 6);
+    let v = &rows[0].1;
+    assert!(
+        rows.iter()
+            .filter(|r| r.0 != "node-budget")
+            .all(|r| &r.1 == v),
+        "{out}"
+    );
+    assert!(out.contains("All 5 exact algorithms agree"), "{out}");
+}
+
+// ---------------------------------------------------------------- tree
+
+#[test]
+fn tree_text_marks_cuts_and_bounds() {
+    let out = duel(&["tree", "tictactoe", "--depth", "2"]).success();
+    assert!(out.contains("root (X to move)  +1  MAX"), "{out}");
+    // X in cell 2: O's first reply (cell 1) already refutes it, the rest are cut.
+    assert!(
+        out.contains("\n  2  <=-1  MIN\n    1  -1\n    3  cut\n"),
+        "{out}"
+    );
+    let visited = out
+        .lines()
+        .filter(|l| !l.contains("cut") && l.starts_with(' '))
+        .count();
+    assert!(
+        out.contains(&format!("{} nodes visited", visited + 1)),
+        "{out}"
+    );
+    let out = duel(&["tree", "tictactoe", "--depth", "2", "--algo", "minimax"]).success();
+    assert!(!out.lines().any(|l| l.ends_with(" cut")), "{out}");
+    assert!(out.contains("82 nodes visited, 0 moves cut"), "{out}");
+}
+
+#[test]
+fn tree_dot_and_json() {
+    let dot = duel(&["tree", "connect4", "--depth", "2", "--format", "dot"]).success();
+    assert!(
+        dot.starts_with("digraph tree {") && dot.trim_end().ends_with('}'),
+        "{dot}"
+    );
+    assert!(dot.contains("style=dashed, color=grey"), "{dot}");
+    let json = duel(&["tree", "tictactoe", "--depth", "2", "--format", "json"]).success();
+    let doc: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
+    assert_eq!(doc["value_for_max"], 1);
+    assert_eq!(doc["tree"]["to_move"], "MAX");
+    let kids = doc["tree"]["children"].as_array().unwrap();
+    assert_eq!(kids.len(), 9);
+    assert_eq!(kids[4]["move"], "5");
+    assert_eq!(kids[4]["value"], 1);
+    assert!(kids[1]["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|c| c["pruned"] == true));
+}
+
+#[test]
+fn tree_refuses_huge_trees() {
+    duel(&["tree", "tictactoe", "--depth", "9", "--algo", "minimax"]).failure(&[
+        "549946 nodes",
+        "cap of 100000",
+        "--max-nodes",
+    ]);
+    let out = duel(&[
+        "tree",
+        "tictactoe",
+        "--depth",
+        "9",
+        "--algo",
+        "minimax",
+        "-p",
+        "5137",
+        "--max-nodes",
+        "1000",
+    ]);
+    out.success();
+}
+
+// ---------------------------------------------------------------- analyze
+
+#[test]
+fn analyze_prints_one_line_per_depth() {
+    let out = duel(&["analyze", "tictactoe"]).success();
+    let depths: Vec<u32> = out
+        .lines()
+        .filter_map(|l| l.split_whitespace().next()?.parse().ok())
+        .collect();
+    // Iterative deepening: depths 1, 2, 3, ... up to the whole game at most.
+    assert!(!depths.is_empty() && depths.len() <= 9, "{out}");
+    assert_eq!(
+        depths,
+        (1..=depths.len() as u32).collect::<Vec<_>>(),
+        "{out}"
+    );
+    assert!(out.contains("best move"), "{out}");
+    assert!(out.lines().last().unwrap().contains("score 0"), "{out}");
+    let out = duel(&["analyze", "connect4", "--depth", "6", "--moves", "4,4"]).success();
+    let lines = out
+        .lines()
+        .filter(|l| l.trim_start().starts_with(char::is_numeric))
+        .count();
+    assert_eq!(lines, 6, "{out}");
+    let out = duel(&["analyze", "connect4", "--nodes", "5000", "--threads", "2"]).success();
+    assert!(out.contains("best move"), "{out}");
+    let out = duel(&["analyze", "tictactoe", "--time", "500ms", "-p", "1425"]).success();
+    assert!(out.contains("best move 3 (score win in 1"), "{out}");
+}
+
+// ---------------------------------------------------------------- bench
+
+#[test]
+fn bench_is_deterministic_and_labels_its_units() {
+    let a = duel(&["bench"]).success();
+    let b = duel(&["bench"]).success();
+    let nodes = field(&a, "Total nodes:");
+    assert_eq!(nodes, field(&b, "Total nodes:"));
+    assert!(
+        a.contains("tictactoe: nodes") && a.contains("connect4: nodes"),
+        "{a}"
+    );
+    // Time is in milliseconds: nodes / (ms / 1000) is the printed nodes per second.
+    let n: f64 = nodes.parse().unwrap();
+    let ms: f64 = field(&a, "Total time (ms):").parse().unwrap();
+    let nps: f64 = field(&a, "Nodes/second:").parse().unwrap();
+    assert!(
+        (n / (ms / 1000.0) / nps - 1.0).abs() < 0.05,
+        "{n} nodes, {ms} ms, {nps} nps"
+    );
+    let one = duel(&["bench", "tictactoe"]).success();
+    assert!(!one.contains("connect4"), "{one}");
+}
+
+// ---------------------------------------------------------------- play
+
+#[test]
+fn play_rejects_bad_moves_and_carries_on() {
+    let out = duel_with_input(
+        &["play", "tictactoe", "--as", "first"],
+        "5\nx\n5\n0\n\nmoves\n",
+    )
+    .success();
+    assert!(out.contains("X plays 5"), "{out}");
+    assert!(out.contains("duel (O) plays"), "{out}");
+    assert!(out.contains("'x' is not a tictactoe move"), "{out}");
+    assert!(
+        out.contains("'5' is not legal here: cell 5 is taken"),
+        "{out}"
+    );
+    assert!(out.contains("'0' is not a tictactoe move"), "{out}");
+    assert!(out.contains("legal moves:"), "{out}");
+    assert!(out.contains("end of input"), "{out}");
+}
+
+#[test]
+fn play_undo_takes_back_the_move_and_the_reply() {
+    let out = duel_with_input(&["play", "tictactoe"], "undo\n5\nundo\n1\nquit\n").success();
+    assert!(out.contains("nothing to undo"), "{out}");
+    assert!(out.contains("took back X 5 and O "), "{out}");
+    assert!(out.contains("X plays 1"), "{out}");
+    assert!(out.contains("game abandoned"), "{out}");
+}
+
+#[test]
+fn play_engine_against_itself_draws_tictactoe() {
+    let out = duel(&["play", "tictactoe", "--as", "none"]).success();
+    assert_eq!(out.matches("duel (").count(), 9, "{out}");
+    assert!(out.trim_end().ends_with("result: draw"), "{out}");
+}
+
+#[test]
+fn play_two_humans_to_a_win() {
+    let out = duel_with_input(
+        &["play", "connect4", "--as", "both"],
+        "1\n2\n1\n2\n1\n2\n8\n1\n",
+    )
+    .success();
+    assert!(out.contains("'8' is not a connect4 move"), "{out}");
+    assert!(out.trim_end().ends_with("result: X wins"), "{out}");
+    assert!(!out.contains("duel ("), "the engine never moves: {out}");
+}
+
+#[test]
+fn play_connect4_engine_blocks_and_finishes() {
+    let out = duel(&["play", "connect4", "--as", "none", "--depth", "4"]).success();
+    assert!(out.contains("result: "), "{out}");
+    let out = duel_with_input(
+        &[
+            "play", "c4", "--as", "second", "--nodes", "2000", "-p", "444",
+        ],
+        "4\n",
+    )
+    .success();
+    assert!(out.contains("duel (X) plays"), "{out}");
+}
+
+// ---------------------------------------------------------------- bad input
+
+#[test]
+fn bad_input_exits_non_zero_naming_the_problem() {
+    duel(&["perft", "chess", "3"]).failure(&["unknown game 'chess'", "tictactoe", "connect4"]);
+    duel(&["solve", "tictactoe", "--position", "55"])
+        .failure(&["--position '55'", "cell 5 is taken"]);
+    duel(&["analyze", "connect4", "-p", "48"]).failure(&["'8'", "column number 1-7"]);
+    duel(&["perft", "tictactoe", "2", "-p", "5", "--moves", "1 1"])
+        .failure(&["move 2 of the move list", "cell 1 is taken"]);
+    duel(&["analyze", "tictactoe", "--depth", "x"]).failure(&["--depth", "'x'"]);
+    duel(&["analyze", "tictactoe", "--depth", "0"]).failure(&["--depth", "0"]);
+    duel(&["compare", "tictactoe", "--depth", "0"]).failure(&["--depth", "0"]);
+    duel(&["play", "tictactoe", "--time", "soon"]).failure(&["--time", "'soon'"]);
+    duel(&["analyze", "tictactoe", "--time", "2"]).failure(&["'2' has no unit"]);
+    duel(&["analyze", "tictactoe", "--time", "2h"]).failure(&["unknown time unit 'h'"]);
+    duel(&[
+        "compare",
+        "tictactoe",
+        "--depth",
+        "2",
+        "--algos",
+        "minimax,bogo",
+    ])
+    .failure(&["unknown algorithm 'bogo'", "alphabeta-hard"]);
+    duel(&["tree", "tictactoe", "--depth", "2", "--algo", "pvs"])
+        .failure(&["unknown algorithm 'pvs'", "minimax"]);
+    duel(&["tree", "tictactoe", "--depth", "2", "--format", "svg"]).failure(&["'svg'", "--format"]);
+    duel(&["analyze", "connect4", "--eval", "material"])
+        .failure(&["unknown evaluator 'material'", "threats"]);
+    duel(&["analyze", "tictactoe", "-p", "14253"]).failure(&["game is already over"]);
+    duel(&["play", "tictactoe", "--as", "third"]).failure(&["--as", "'third'"]);
+    duel(&["perft", "tictactoe"]).failure(&["<DEPTH>"]);
+    duel(&["frobnicate"]).failure(&["frobnicate"]);
+}

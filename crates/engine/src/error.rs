@@ -1,0 +1,72 @@
+use duel_core::{MoveError, Outcome, PositionError};
+use thiserror::Error;
+
+/// Why the engine refused a request. Every variant names the input that was wrong.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum EngineError {
+    /// The game name is not one duel knows.
+    #[error("unknown game '{name}' (known games: {known})")]
+    UnknownGame {
+        /// The name as given.
+        name: String,
+        /// The known names, comma-separated.
+        known: String,
+    },
+    /// The evaluator name is not one the game has.
+    #[error("unknown evaluator '{name}' for {game} (known evaluators: {known})")]
+    UnknownEvaluator {
+        /// The game.
+        game: &'static str,
+        /// The name as given.
+        name: String,
+        /// The game's evaluators, comma-separated.
+        known: String,
+    },
+    /// The algorithm name is not one duel knows (or not one this operation accepts).
+    #[error("unknown algorithm '{name}' (known algorithms: {known})")]
+    UnknownAlgorithm {
+        /// The name as given.
+        name: String,
+        /// The accepted names, comma-separated.
+        known: String,
+    },
+    /// The position text was refused by the game.
+    #[error(transparent)]
+    Position(#[from] PositionError),
+    /// One move of a move list given with a position was refused.
+    #[error("move {index} of the move list: {source}")]
+    MoveList {
+        /// 1-based index of the move in the list.
+        index: usize,
+        /// Why it was refused.
+        source: MoveError,
+    },
+    /// A move was refused.
+    #[error(transparent)]
+    Move(#[from] MoveError),
+    /// The operation needs a game still in progress.
+    #[error("the game is already over ({})", outcome_words(*.0))]
+    GameOver(Outcome),
+    /// A depth of zero where at least one ply is needed.
+    #[error("depth must be at least 1")]
+    ZeroDepth,
+    /// A recorded tree would be larger than the cap.
+    #[error(
+        "the tree would have {nodes} nodes, more than the cap of {cap}: lower the depth or raise \
+         the cap"
+    )]
+    TreeTooLarge {
+        /// Nodes the search visits.
+        nodes: u64,
+        /// The cap.
+        cap: u64,
+    },
+}
+
+fn outcome_words(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Win => "won by the side to move",
+        Outcome::Loss => "lost by the side to move",
+        Outcome::Draw => "drawn",
+    }
+}

@@ -1,0 +1,109 @@
+//! What the facade needs from each game beyond the [`Game`] trait: a diagram, side names, the
+//! bench positions, a default depth and an exact solver. One impl per game, all in this file.
+
+use std::time::Instant;
+
+use duel_connect4::{pons_to_score, Connect4, Solver};
+use duel_core::{Game, Side};
+use duel_tictactoe::{OpenLines, TicTacToe};
+
+use crate::session::solve_by_search;
+use crate::{MoveValue, Solution};
+
+/// A game the facade can run.
+pub trait Supported: Game {
+    /// The bench positions, in the game's text form.
+    const BENCH: &'static [&'static str];
+    /// The depth every bench position is searched to.
+    const BENCH_DEPTH: u32;
+    /// The depth `analyze` and `play` search to when the user gives no limit.
+    const DEFAULT_DEPTH: u32;
+
+    /// The board as text, one line per row, each ending in a newline.
+    fn diagram(&self) -> String;
+
+    /// The game's name for a side.
+    fn side_name(side: Side) -> &'static str;
+
+    /// The exact value of the position and of each of its moves.
+    fn solve(&self) -> Solution;
+}
+
+impl Supported for TicTacToe {
+    /// Openings and middle games, each searched to the end of the game.
+    const BENCH: &'static [&'static str] = &["", "5", "1", "2", "51", "52", "159", "5137"];
+    const BENCH_DEPTH: u32 = 9;
+    /// The whole game: the engine then plays perfectly.
+    const DEFAULT_DEPTH: u32 = 9;
+
+    fn diagram(&self) -> String {
+        TicTacToe::diagram(self)
+    }
+
+    fn side_name(side: Side) -> &'static str {
+        match side {
+            Side::First => "X",
+            Side::Second => "O",
+        }
+    }
+
+    fn solve(&self) -> Solution {
+        // At most 9 - ply plies remain: alpha-beta to that depth never meets a heuristic leaf,
+        // so the evaluator plays no part and the value is exact.
+        solve_by_search(self, &OpenLines, 9 - self.ply().min(9))
+    }
+}
+
+impl Supported for Connect4 {
+    /// The start, early openings and middle games with threats on both sides.
+    const BENCH: &'static [&'static str] = &[
+        "",
+        "4",
+        "44",
+        "4453",
+        "43443",
+        "3246313",
+        "2416615552",
+        "32164625",
+        "274552224131661",
+    ];
+    const BENCH_DEPTH: u32 = 12;
+    const DEFAULT_DEPTH: u32 = 14;
+
+    fn diagram(&self) -> String {
+        Connect4::diagram(self)
+    }
+
+    fn side_name(side: Side) -> &'static str {
+        match side {
+            Side::First => "X",
+            Side::Second => "O",
+        }
+    }
+
+    fn solve(&self) -> Solution {
+        let start = Instant::now();
+        let mut solver = Solver::new();
+        let moves: Vec<MoveValue> = solver
+            .best_moves(self)
+            .into_iter()
+            .map(|(col, pons)| MoveValue {
+                mv: self.format_move(col),
+                value: pons_to_score(self, pons),
+                pons: Some(pons),
+            })
+            .collect();
+        let pons = match moves.iter().filter_map(|m| m.pons).max() {
+            Some(p) => p,
+            None => solver.solve(self, false),
+        };
+        Solution {
+            value: pons_to_score(self, pons),
+            pons: Some(pons),
+            moves,
+            method: "Connect Four solver (Pons: alpha-beta, null windows, bitboards)",
+            nodes: solver.nodes(),
+            time: start.elapsed(),
+        }
+    }
+}

@@ -1,0 +1,449 @@
+//! One game, one evaluator, one position: [`GameSession`], generic and monomorphised, behind the
+//! object-safe [`Session`] trait that front ends hold after choosing the game at run time.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
+
+use duel_core::{Evaluator, Game, Outcome, Score, Side};
+use duel_search::reference::node_budget;
+use duel_search::{Reference, ReferenceOptions, Tree, TreeNode};
+
+use crate::games::Supported;
+use crate::report::{Algorithm, BenchEntry, BenchResult, CompareRow, SearchReport};
+use crate::{EngineError, Limits, SearchConfig, Searcher, Solution};
+
+/// What a front end can do with a game chosen at run time. Every method works on text and typed
+/// reports; the search itself runs in the generic [`GameSession`] behind it, so the only dynamic
+/// call is the one that starts it.
+pub trait Session: Send {
+    /// The game's name (`tictactoe`, `connect4`).
+    fn game(&self) -> &'static str;
+    /// The evaluator's name.
+    fn evaluator(&self) -> &'static str;
+
+    /// Sets the position: the game's text form (empty for the start), then `moves` played on it.
+    /// Forgets the moves played before (undo stops here).
+    fn set_position(&mut self, text: &str, moves: &[&str]) -> Result<(), EngineError>;
+    /// The current position in the game's text form.
+    fn position(&self) -> String;
+    /// The board drawn as text by the game (several lines, each ending in a newline).
+    fn diagram(&self) -> String;
+    /// Whose turn it is.
+    fn side_to_move(&self) -> Side;
+    /// The game's name for a side (`X`/`O`, `Red`/`Yellow`).
+    fn side_name(&self, side: Side) -> &'static str;
+    /// How the game ended, from the side to move; None while it goes on.
+    fn outcome(&self) -> Option<Outcome>;
+    /// The winner of a finished game (None for a draw or a game in progress).
+    fn winner(&self) -> Option<Side> {
+        match self.outcome()? {
+            Outcome::Win => Some(self.side_to_move()),
+            Outcome::Loss => Some(self.side_to_move().other()),
+            Outcome::Draw => None,
+        }
+    }
+    /// The legal moves in the game's notation and move order.
+    fn legal_moves(&self) -> Vec<String>;
+    /// Plays a move given as text; returns it as the game writes it.
+    fn play(&mut self, mv: &str) -> Result<String, EngineError>;
+    /// Takes back the last move played since the position was set; returns it.
+    fn undo(&mut self) -> Option<String>;
+    /// Number of moves played since the position was set (what `undo` can take back).
+    fn moves_played(&self) -> usize;
+
+    /// The engine search's options.
+    fn config(&self) -> &SearchConfig;
+    /// Changes the engine search's options (a new TT size reallocates the table).
+    fn set_config(&mut self, config: SearchConfig);
+    /// Setting this flag to true stops a running [`Session::search`].
+    fn stop_flag(&self) -> Arc<AtomicBool>;
+    /// Clears the transposition table and the history (a new game).
+    fn new_game(&mut self);
+    /// How full the transposition table is, in permille.
+    fn hashfull(&self) -> u32;
+
+    /// The engine search from the current position, by iterative deepening; `on_iteration`
+    /// sees the report of each completed depth.
+    fn search(
+        &mut self,
+        limits: &Limits,
+        on_iteration: &mut dyn FnMut(&SearchReport),
+    ) -> Result<SearchReport, EngineError>;
+    /// Runs one algorithm to `depth` (for the node-budget search, `depth` is ignored and the
+    /// budget is the alpha-beta node count at `depth`).
+    fn run(&self, algorithm: Algorithm, depth: u32) -> Result<SearchReport, EngineError>;
+    /// Runs several algorithms to the same depth, one row each, in the order given.
+    fn compare(&self, depth: u32, algorithms: &[Algorithm])
+        -> Result<Vec<CompareRow>, EngineError>;
+    /// Records the tree a reference algorithm explores to `depth`; refuses (before recording)
+    /// when it has more than `cap` nodes. Returns the search's report and the tree. The
+    /// two-phase procedure explores the minimax tree and is recorded as such.
+    fn tree(
+        &self,
+        algorithm: Reference,
+        depth: u32,
+        cap: u64,
+    ) -> Result<(SearchReport, TreeNode), EngineError>;
+    /// Perft: positions exactly `depth` plies ahead.
+    fn perft(&self, depth: u32) -> u64;
+    /// Perft split by root move, `(move, leaves)` in move order.
+    fn perft_divide(&self, depth: u32) -> Vec<(String, u64)>;
+    /// The exact value of the position and of each move (every game here can be solved).
+    fn solve(&self) -> Result<Solution, EngineError>;
+    /// The bench: the game's fixed positions searched to its fixed depth with one thread and
+    /// the default options, the table cleared before each. Ignores the current position.
+    fn bench(&self) -> BenchResult;
+    /// A search depth that suits the game when the user gives no limit.
+    fn default_depth(&self) -> u32;
+}
+
+/// The generic session: a position, its evaluator and the engine searcher that keeps its
+/// transposition table from one search to the next.
+pub struct GameSession<G: Game, E: Evaluator<G>> {
+    pos: G,
+    played: Vec<G::Move>,
+    eval: E,
+    searcher: Searcher<G, E>,
+}
+
+impl<G: Supported, E: Evaluator<G>> GameSession<G, E> {
+    /// A session at the start position, searching with `eval` and the default options.
+    pub fn new(eval: E) -> Self {
+        GameSession {
+            pos: G::start(),
+            played: Vec::new(),
+            searcher: Searcher::new(eval.clone(), SearchConfig::default()),
+            eval,
+        }
+    }
+
+    /// The position.
+    pub fn pos(&self) -> &G {
+        &self.pos
+    }
+
+    /// The engine configuration `compare` uses for its engine rows: values equal minimax at the
+    /// same depth.
+    pub fn compare_config(algorithm: Algorithm) -> Option<SearchConfig> {
+        let exact = SearchConfig {
+            threads: 1,
+            tt_same_depth_only: true,
+            quiescence: false,
+            exact_hook: false,
+            ..SearchConfig::default()
+        };
+        match algorithm {
+            Algorithm::Pvs => Some(exact),
+            Algorithm::PvsNoTt => Some(SearchConfig {
+                use_tt: false,
+                ..exact
+            }),
+            Algorithm::Mtdf => Some(SearchConfig {
+                mtdf: true,
+                ..exact
+            }),
+            _ => None,
+        }
+    }
+
+    fn engine_run(&self, config: SearchConfig, depth: u32) -> SearchReport {
+        let mut s = Searcher::new(self.eval.clone(), config);
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let r = s.search(&self.pos, &limits, |_| {});
+        SearchReport::from_report(&self.pos, &r)
+    }
+
+    fn check_depth(depth: u32) -> Result<(), EngineError> {
+        if depth == 0 {
+            Err(EngineError::ZeroDepth)
+        } else {
+            Ok(())
+        }
+    }
+
+    fn check_in_progress(&self) -> Result<(), EngineError> {
+        match self.pos.outcome() {
+            Some(o) => Err(EngineError::GameOver(o)),
+            None => Ok(()),
+        }
+    }
+}
+
+impl<G: Supported, E: Evaluator<G>> Session for GameSession<G, E> {
+    fn game(&self) -> &'static str {
+        G::NAME
+    }
+
+    fn evaluator(&self) -> &'static str {
+        self.eval.name()
+    }
+
+    fn set_position(&mut self, text: &str, moves: &[&str]) -> Result<(), EngineError> {
+        let mut pos = G::from_text(text)?;
+        for (i, m) in moves.iter().enumerate() {
+            let mv = pos.parse_move(m).map_err(|source| EngineError::MoveList {
+                index: i + 1,
+                source,
+            })?;
+            pos.play(mv);
+        }
+        self.pos = pos;
+        self.played.clear();
+        Ok(())
+    }
+
+    fn position(&self) -> String {
+        self.pos.to_text()
+    }
+
+    fn diagram(&self) -> String {
+        self.pos.diagram()
+    }
+
+    fn side_to_move(&self) -> Side {
+        self.pos.side_to_move()
+    }
+
+    fn side_name(&self, side: Side) -> &'static str {
+        G::side_name(side)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.pos.outcome()
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        let mut moves = Vec::new();
+        self.pos.generate_moves(&mut moves);
+        moves.iter().map(|&m| self.pos.format_move(m)).collect()
+    }
+
+    fn play(&mut self, mv: &str) -> Result<String, EngineError> {
+        let m = self.pos.parse_move(mv)?;
+        let text = self.pos.format_move(m);
+        self.pos.play(m);
+        self.played.push(m);
+        Ok(text)
+    }
+
+    fn undo(&mut self) -> Option<String> {
+        let m = self.played.pop()?;
+        self.pos.undo(m);
+        Some(self.pos.format_move(m))
+    }
+
+    fn moves_played(&self) -> usize {
+        self.played.len()
+    }
+
+    fn config(&self) -> &SearchConfig {
+        self.searcher.config()
+    }
+
+    fn set_config(&mut self, config: SearchConfig) {
+        self.searcher.set_config(config);
+    }
+
+    fn stop_flag(&self) -> Arc<AtomicBool> {
+        self.searcher.stop_flag()
+    }
+
+    fn new_game(&mut self) {
+        self.searcher.new_game();
+    }
+
+    fn hashfull(&self) -> u32 {
+        self.searcher.hashfull()
+    }
+
+    fn search(
+        &mut self,
+        limits: &Limits,
+        on_iteration: &mut dyn FnMut(&SearchReport),
+    ) -> Result<SearchReport, EngineError> {
+        self.check_in_progress()?;
+        if limits.depth == Some(0) {
+            return Err(EngineError::ZeroDepth);
+        }
+        let pos = &self.pos;
+        let r = self.searcher.search(pos, limits, |r| {
+            on_iteration(&SearchReport::from_report(pos, r))
+        });
+        Ok(SearchReport::from_report(pos, &r))
+    }
+
+    fn run(&self, algorithm: Algorithm, depth: u32) -> Result<SearchReport, EngineError> {
+        Self::check_depth(depth)?;
+        let opts = ReferenceOptions::default();
+        Ok(match algorithm {
+            Algorithm::Reference(r) => {
+                SearchReport::from_report(&self.pos, &r.search(&self.pos, &self.eval, depth, opts))
+            }
+            Algorithm::NodeBudget => {
+                let ab = Reference::AlphaBetaSoft.search(&self.pos, &self.eval, depth, opts);
+                let r = node_budget(&self.pos, &self.eval, ab.stats.nodes, opts);
+                SearchReport::from_report(&self.pos, &r)
+            }
+            engine => {
+                let config = Self::compare_config(engine).expect("an engine row");
+                self.engine_run(config, depth)
+            }
+        })
+    }
+
+    fn compare(
+        &self,
+        depth: u32,
+        algorithms: &[Algorithm],
+    ) -> Result<Vec<CompareRow>, EngineError> {
+        Self::check_depth(depth)?;
+        let opts = ReferenceOptions::default();
+        let mut rows: Vec<CompareRow> = Vec::with_capacity(algorithms.len());
+        for &algorithm in algorithms {
+            let (report, budget) = if algorithm == Algorithm::NodeBudget {
+                // The budget is what alpha-beta needed at this depth: reuse its row if it ran.
+                let ab = rows
+                    .iter()
+                    .find(|r| r.algorithm == Algorithm::Reference(Reference::AlphaBetaSoft))
+                    .map(|r| r.report.stats.nodes);
+                let budget = ab.unwrap_or_else(|| {
+                    Reference::AlphaBetaSoft
+                        .search(&self.pos, &self.eval, depth, opts)
+                        .stats
+                        .nodes
+                });
+                let r = node_budget(&self.pos, &self.eval, budget, opts);
+                (SearchReport::from_report(&self.pos, &r), Some(budget))
+            } else {
+                (self.run(algorithm, depth)?, None)
+            };
+            rows.push(CompareRow {
+                algorithm,
+                report,
+                budget,
+            });
+        }
+        Ok(rows)
+    }
+
+    fn tree(
+        &self,
+        algorithm: Reference,
+        depth: u32,
+        cap: u64,
+    ) -> Result<(SearchReport, TreeNode), EngineError> {
+        Self::check_depth(depth)?;
+        let opts = ReferenceOptions::default();
+        // Count first (cheap), record only a tree that fits.
+        let count = algorithm.search(&self.pos, &self.eval, depth, opts);
+        if count.stats.nodes > cap {
+            return Err(EngineError::TreeTooLarge {
+                nodes: count.stats.nodes,
+                cap,
+            });
+        }
+        let mut tree = Tree::new(&self.pos);
+        // The two-phase procedure explores exactly the minimax tree; it is drawn as that.
+        let traced = match algorithm {
+            Reference::TwoPhase => Reference::Minimax,
+            other => other,
+        };
+        let mut r = traced.search_traced(&self.pos, &self.eval, depth, opts, &mut tree);
+        r.algorithm = algorithm.name();
+        Ok((
+            SearchReport::from_report(&self.pos, &r),
+            tree.finish(r.value),
+        ))
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        duel_core::perft(&mut self.pos.clone(), depth)
+    }
+
+    fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
+        duel_core::perft_divide(&mut self.pos.clone(), depth)
+    }
+
+    fn solve(&self) -> Result<Solution, EngineError> {
+        Ok(self.pos.solve())
+    }
+
+    fn bench(&self) -> BenchResult {
+        let config = SearchConfig {
+            threads: 1,
+            ..SearchConfig::default()
+        };
+        let mut searcher = Searcher::new(self.eval.clone(), config);
+        let limits = Limits {
+            depth: Some(G::BENCH_DEPTH),
+            ..Limits::default()
+        };
+        let entries = G::BENCH
+            .iter()
+            .map(|text| {
+                let pos = G::from_text(text).expect("bench positions are valid");
+                searcher.new_game();
+                let r = searcher.search(&pos, &limits, |_| {});
+                BenchEntry {
+                    position: text.to_string(),
+                    report: SearchReport::from_report(&pos, &r),
+                }
+            })
+            .collect();
+        BenchResult {
+            game: G::NAME,
+            depth: G::BENCH_DEPTH,
+            entries,
+        }
+    }
+
+    fn default_depth(&self) -> u32 {
+        G::DEFAULT_DEPTH
+    }
+}
+
+/// Solves by searching to the end of the game with alpha-beta: exact for any game whose every
+/// line ends within `max_plies`, and cheap for small ones (tic-tac-toe). Each move is searched on
+/// its own so every move gets its exact value.
+pub(crate) fn solve_by_search<G: Game, E: Evaluator<G>>(
+    pos: &G,
+    eval: &E,
+    max_plies: u32,
+) -> Solution {
+    let start = Instant::now();
+    let opts = ReferenceOptions::default();
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    let mut nodes = 1;
+    let mut values = Vec::with_capacity(moves.len());
+    let mut child = pos.clone();
+    for &mv in &moves {
+        let text = pos.format_move(mv);
+        child.play(mv);
+        let r = Reference::AlphaBetaSoft.search(&child, eval, max_plies.max(1), opts);
+        child.undo(mv);
+        nodes += r.stats.nodes;
+        // The child's value, one ply further from the root and seen from the mover.
+        values.push(crate::MoveValue {
+            mv: text,
+            value: (-r.value).from_tt(1),
+            pons: None,
+        });
+    }
+    let value = match pos.outcome() {
+        Some(o) => opts.terminal(o, 0),
+        None => values.iter().map(|m| m.value).max().unwrap_or(Score::DRAW),
+    };
+    Solution {
+        value,
+        pons: None,
+        moves: values,
+        method: "alpha-beta to the end of the game",
+        nodes,
+        time: start.elapsed(),
+    }
+}

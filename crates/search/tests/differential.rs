@@ -1,10 +1,10 @@
 //! Differential tests: on random positions, every exact algorithm and every exact engine
 //! configuration returns the value of plain Minimax at the same depth.
 
+use duel_connect4::{Connect4, Threats};
 use duel_core::{Evaluator, Game, Score, SplitMix64};
 use duel_search::reference::{Reference, ReferenceOptions};
 use duel_search::{Limits, SearchConfig, Searcher};
-use duel_connect4::{Connect4, Threats};
 use duel_tictactoe::{OpenLines, TicTacToe};
 use proptest::prelude::*;
 
@@ -178,7 +178,11 @@ fn engine_proves_connect4_endgames() {
         let pos = Connect4::from_text(moves).unwrap();
         let want = duel_connect4::pons_to_score(&pos, score.parse().unwrap());
         for threads in [1, 2] {
-            let config = SearchConfig { threads, tt_mb: 4, ..SearchConfig::default() };
+            let config = SearchConfig {
+                threads,
+                tt_mb: 4,
+                ..SearchConfig::default()
+            };
             let mut s = Searcher::new(Threats::heuristic_only(), config);
             let r = s.search(&pos, &Limits::default(), |_| {});
             assert_eq!(r.value, want, "{moves} with {threads} thread(s)");

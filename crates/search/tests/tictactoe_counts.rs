@@ -46,8 +46,9 @@ fn full_minimax_tree_and_value() {
 /// the finished games.
 #[test]
 fn finished_games_and_distinct_positions() {
-    fn walk(p: &mut TicTacToe, games: &mut [u64; 3], seen: &mut std::collections::HashSet<u64>) {
-        seen.insert(p.hash());
+    type Seen = std::collections::HashMap<u64, TicTacToe>;
+    fn walk(p: &mut TicTacToe, games: &mut [u64; 3], seen: &mut Seen) {
+        seen.entry(p.hash()).or_insert_with(|| p.clone());
         let mut moves = Vec::new();
         p.generate_moves(&mut moves);
         if moves.is_empty() {
@@ -67,12 +68,55 @@ fn finished_games_and_distinct_positions() {
         }
     }
     let mut games = [0; 3];
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = Seen::new();
     walk(&mut TicTacToe::start(), &mut games, &mut seen);
     let want = figures("finished games:");
     assert_eq!(games.iter().sum::<u64>(), want[0]);
     assert_eq!(games.to_vec(), want[1..4].to_vec());
-    assert_eq!(seen.len() as u64, figures("distinct legal positions:")[0]);
+    let want = figures("distinct legal positions:");
+    assert_eq!(seen.len() as u64, want[0]);
+    let finished = seen.values().filter(|p| p.outcome().is_some()).count() as u64;
+    assert_eq!((finished, seen.len() as u64 - finished), (want[1], want[2]));
+    // Up to the 8 symmetries of the square: keep the smallest image of each board.
+    let canonical: std::collections::HashSet<(u16, u16)> = seen
+        .values()
+        .map(|p| {
+            symmetric_min(
+                p.stones(duel_core::Side::First),
+                p.stones(duel_core::Side::Second),
+            )
+        })
+        .collect();
+    assert_eq!(canonical.len() as u64, want[3]);
+}
+
+/// The smallest (X, O) pair over the 8 rotations and reflections of the board.
+fn symmetric_min(x: u16, o: u16) -> (u16, u16) {
+    let map = |s: u16, f: &dyn Fn(usize, usize) -> (usize, usize)| {
+        let mut out = 0u16;
+        for cell in 0..9 {
+            if s & (1 << cell) != 0 {
+                let (r, c) = f(cell / 3, cell % 3);
+                out |= 1 << (r * 3 + c);
+            }
+        }
+        out
+    };
+    let transforms: [&dyn Fn(usize, usize) -> (usize, usize); 8] = [
+        &|r, c| (r, c),
+        &|r, c| (c, 2 - r),
+        &|r, c| (2 - r, 2 - c),
+        &|r, c| (2 - c, r),
+        &|r, c| (r, 2 - c),
+        &|r, c| (2 - r, c),
+        &|r, c| (c, r),
+        &|r, c| (2 - c, 2 - r),
+    ];
+    transforms
+        .iter()
+        .map(|f| (map(x, f), map(o, f)))
+        .min()
+        .expect("eight images")
 }
 
 #[test]

@@ -1,0 +1,254 @@
+//! The inexact prunings (null move, late-move reductions) are checked for legality and sanity,
+//! and for the one exact guarantee they keep: a search that runs until no value depends on the
+//! depth limit returns the proven value, whatever it pruned on the way.
+
+use duel_core::{Evaluator, Game, MoveError, Outcome, PositionError, Score, Side, SplitMix64};
+use duel_search::reference::{Reference, ReferenceOptions};
+use duel_search::{Limits, SearchConfig, Searcher};
+
+/// Tic-tac-toe in which a side may also pass (a null move), so that null-move pruning has a game
+/// to run on. Having the move never hurts in tic-tac-toe, so passing is the zugzwang-free case
+/// null move is made for.
+#[derive(Debug, Clone, PartialEq)]
+struct PassTicTacToe {
+    stones: [u16; 2],
+    to_move: Side,
+    plies: u32,
+    passes: u32,
+}
+
+const LINES: [u16; 8] = [0o7, 0o70, 0o700, 0o111, 0o222, 0o444, 0o421, 0o124];
+const KEYS: [u64; 19] = SplitMix64::keys(99);
+
+impl PassTicTacToe {
+    fn has_line(s: u16) -> bool {
+        LINES.iter().filter(|&&l| s & l == l).count() > 0
+    }
+}
+
+impl Game for PassTicTacToe {
+    type Move = u8;
+    const NAME: &'static str = "pass-tictactoe";
+    const MOVE_INDICES: usize = 9;
+
+    fn move_index(mv: u8) -> usize {
+        mv as usize
+    }
+
+    fn start() -> Self {
+        PassTicTacToe {
+            stones: [0, 0],
+            to_move: Side::First,
+            plies: 0,
+            passes: 0,
+        }
+    }
+
+    fn side_to_move(&self) -> Side {
+        self.to_move
+    }
+
+    fn ply(&self) -> u32 {
+        self.plies
+    }
+
+    fn generate_moves(&self, moves: &mut Vec<u8>) {
+        moves.clear();
+        if self.outcome().is_none() {
+            let full = self.stones[0] | self.stones[1];
+            moves.extend((0..9).filter(|c| full & (1 << c) == 0));
+        }
+    }
+
+    fn play(&mut self, mv: u8) {
+        self.stones[self.to_move as usize] |= 1 << mv;
+        self.to_move = self.to_move.other();
+        self.plies += 1;
+    }
+
+    fn undo(&mut self, mv: u8) {
+        self.to_move = self.to_move.other();
+        self.stones[self.to_move as usize] &= !(1 << mv);
+        self.plies -= 1;
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if Self::has_line(self.stones[self.to_move.other() as usize]) {
+            Some(Outcome::Loss)
+        } else if Self::has_line(self.stones[self.to_move as usize]) {
+            // After a pass the side that just passed may still hold a line it made earlier.
+            Some(Outcome::Win)
+        } else if (self.stones[0] | self.stones[1]) == 0o777 {
+            Some(Outcome::Draw)
+        } else {
+            None
+        }
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash_from_scratch()
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        let mut h = if self.to_move == Side::Second {
+            KEYS[18]
+        } else {
+            0
+        };
+        for side in 0..2 {
+            for c in 0..9 {
+                if self.stones[side] & (1 << c) != 0 {
+                    h ^= KEYS[side * 9 + c];
+                }
+            }
+        }
+        h
+    }
+
+    fn format_move(&self, mv: u8) -> String {
+        (mv + 1).to_string()
+    }
+
+    fn parse_move(&self, text: &str) -> Result<u8, MoveError> {
+        let mut moves = Vec::new();
+        self.generate_moves(&mut moves);
+        moves
+            .into_iter()
+            .find(|&m| self.format_move(m) == text)
+            .ok_or_else(|| MoveError::illegal(text, "not a legal cell"))
+    }
+
+    fn to_text(&self) -> String {
+        format!(
+            "{:o}/{:o}/{:?}",
+            self.stones[0], self.stones[1], self.to_move
+        )
+    }
+
+    fn from_text(text: &str) -> Result<Self, PositionError> {
+        Err(PositionError::new(
+            Self::NAME,
+            text,
+            "not needed by these tests",
+        ))
+    }
+
+    fn play_null(&mut self) -> bool {
+        self.to_move = self.to_move.other();
+        self.passes += 1;
+        true
+    }
+
+    fn undo_null(&mut self) {
+        self.to_move = self.to_move.other();
+        self.passes -= 1;
+    }
+}
+
+/// Open lines, as in the texts, with null moves allowed everywhere.
+#[derive(Debug, Clone, Copy)]
+struct OpenLinesNull;
+
+impl Evaluator<PassTicTacToe> for OpenLinesNull {
+    fn name(&self) -> &'static str {
+        "open-lines"
+    }
+
+    fn evaluate(&self, pos: &PassTicTacToe) -> i32 {
+        let open = |s: u16| LINES.iter().filter(|&&l| l & s == 0).count() as i32;
+        let me = pos.stones[pos.to_move as usize];
+        let them = pos.stones[pos.to_move.other() as usize];
+        open(them) - open(me)
+    }
+
+    fn null_move_ok(&self, _pos: &PassTicTacToe) -> bool {
+        true
+    }
+}
+
+fn pruning_configs() -> Vec<(&'static str, SearchConfig)> {
+    let base = SearchConfig {
+        tt_mb: 1,
+        ..SearchConfig::default()
+    };
+    vec![
+        (
+            "null move",
+            SearchConfig {
+                null_move: true,
+                ..base.clone()
+            },
+        ),
+        (
+            "lmr",
+            SearchConfig {
+                lmr: true,
+                ..base.clone()
+            },
+        ),
+        (
+            "null move + lmr",
+            SearchConfig {
+                null_move: true,
+                lmr: true,
+                ..base
+            },
+        ),
+    ]
+}
+
+#[test]
+fn null_move_and_lmr_keep_proven_values_and_legal_moves() {
+    let mut rng = SplitMix64::new(7);
+    let mut nulls_tried = 0;
+    for _ in 0..60 {
+        // A random position with 0 to 4 stones.
+        let mut pos = PassTicTacToe::start();
+        let mut moves = Vec::new();
+        for _ in 0..rng.below(5) {
+            pos.generate_moves(&mut moves);
+            pos.play(moves[rng.below(moves.len())]);
+        }
+        if pos.outcome().is_some() {
+            continue;
+        }
+        let exact =
+            Reference::AlphaBetaSoft.search(&pos, &OpenLinesNull, 9, ReferenceOptions::default());
+        pos.generate_moves(&mut moves);
+        for (name, config) in pruning_configs() {
+            let mut s = Searcher::new(OpenLinesNull, config);
+            // Depth-limited: any legal move, a value in range.
+            let r = s.search(&pos, &Limits::depth(4), |_| {});
+            assert!(r.best.is_some_and(|m| moves.contains(&m)), "{name}");
+            assert!(r.value.0.abs() <= Score::WIN_VALUE, "{name}");
+            nulls_tried += r.stats.cutoffs;
+            // Unlimited: the search stops only once nothing depends on the horizon.
+            s.new_game();
+            let r = s.search(&pos, &Limits::default(), |_| {});
+            assert_eq!(r.value, exact.value, "{name} on {}", pos.to_text());
+            assert!(r.best.is_some_and(|m| moves.contains(&m)), "{name}");
+        }
+    }
+    assert!(nulls_tried > 0);
+}
+
+#[test]
+fn null_move_prunes_nodes() {
+    let pos = PassTicTacToe::start();
+    let plain = SearchConfig {
+        tt_mb: 1,
+        ..SearchConfig::default()
+    };
+    let null = SearchConfig {
+        null_move: true,
+        ..plain.clone()
+    };
+    let a = Searcher::new(OpenLinesNull, plain).search(&pos, &Limits::depth(6), |_| {});
+    let b = Searcher::new(OpenLinesNull, null).search(&pos, &Limits::depth(6), |_| {});
+    assert!(
+        b.stats.nodes < a.stats.nodes,
+        "null move {} vs plain {}",
+        b.stats.nodes,
+        a.stats.nodes
+    );
+}

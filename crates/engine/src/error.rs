@@ -51,13 +51,8 @@ pub enum EngineError {
     #[error("depth must be at least 1")]
     ZeroDepth,
     /// A recorded tree would be larger than the cap.
-    #[error(
-        "the tree would have {nodes} nodes, more than the cap of {cap}: lower the depth or raise \
-         the cap"
-    )]
+    #[error("the tree has more than {cap} nodes (the cap): lower the depth or raise the cap")]
     TreeTooLarge {
-        /// Nodes the search visits.
-        nodes: u64,
         /// The cap.
         cap: u64,
     },

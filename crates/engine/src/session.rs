@@ -338,21 +338,17 @@ impl<G: Supported, E: Evaluator<G>> Session for GameSession<G, E> {
     ) -> Result<(SearchReport, TreeNode), EngineError> {
         Self::check_depth(depth)?;
         let opts = ReferenceOptions::default();
-        // Count first (cheap), record only a tree that fits.
-        let count = algorithm.search(&self.pos, &self.eval, depth, opts);
-        if count.stats.nodes > cap {
-            return Err(EngineError::TreeTooLarge {
-                nodes: count.stats.nodes,
-                cap,
-            });
-        }
-        let mut tree = Tree::new(&self.pos);
         // The two-phase procedure explores exactly the minimax tree; it is drawn as that.
         let traced = match algorithm {
             Reference::TwoPhase => Reference::Minimax,
             other => other,
         };
+        // The recorder stops the search at the cap, so a huge tree is refused quickly.
+        let mut tree = Tree::with_cap(&self.pos, cap);
         let mut r = traced.search_traced(&self.pos, &self.eval, depth, opts, &mut tree);
+        if tree.exceeded() {
+            return Err(EngineError::TreeTooLarge { cap });
+        }
         r.algorithm = algorithm.name();
         Ok((
             SearchReport::from_report(&self.pos, &r),

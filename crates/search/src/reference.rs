@@ -160,6 +160,9 @@ impl<'a, G: Game, E: Evaluator<G>, T: Tracer<G>> Ctx<'a, G, E, T> {
         self.stats.nodes += 1;
         self.stats.seldepth = self.stats.seldepth.max(ply);
         self.pv[ply as usize].clear();
+        if self.tracer.full() {
+            return Some(Score::DRAW);
+        }
         if let Some(o) = self.pos.outcome() {
             return Some(self.opts.terminal(o, ply));
         }

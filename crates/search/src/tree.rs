@@ -12,6 +12,11 @@ pub trait Tracer<G: Game> {
     fn leave(&mut self, _value: Score) {}
     /// `mv` in `pos` was never searched: a cut-off made it unnecessary.
     fn pruned(&mut self, _pos: &G, _mv: G::Move) {}
+    /// True once the tracer has seen enough: the search then treats every further node as a
+    /// leaf and unwinds at once (its result is meaningless and should be discarded).
+    fn full(&self) -> bool {
+        false
+    }
 }
 
 /// The tracer that records nothing.
@@ -58,12 +63,22 @@ impl TreeNode {
 #[derive(Debug, Clone)]
 pub struct Tree {
     stack: Vec<TreeNode>,
+    nodes: u64,
+    cap: u64,
 }
 
 impl Tree {
     /// A recorder for a search from `root`.
     pub fn new<G: Game>(root: &G) -> Self {
+        Self::with_cap(root, u64::MAX)
+    }
+
+    /// A recorder that stops the search once it has recorded `cap` nodes, so that a tree too
+    /// large to draw costs no more than `cap` nodes to find out.
+    pub fn with_cap<G: Game>(root: &G, cap: u64) -> Self {
         Tree {
+            nodes: 1,
+            cap,
             stack: vec![TreeNode {
                 mv: String::new(),
                 mover: root.side_to_move().other(),
@@ -71,6 +86,11 @@ impl Tree {
                 children: Vec::new(),
             }],
         }
+    }
+
+    /// True if the search went past the cap (the recorded tree is then incomplete).
+    pub fn exceeded(&self) -> bool {
+        self.nodes > self.cap
     }
 
     /// The recorded tree; `root_value` is the search's value from the side to move at the root.
@@ -84,6 +104,7 @@ impl Tree {
 
 impl<G: Game> Tracer<G> for Tree {
     fn enter(&mut self, pos: &G, mv: G::Move) {
+        self.nodes += 1;
         self.stack.push(TreeNode {
             mv: pos.format_move(mv),
             mover: pos.side_to_move(),
@@ -114,5 +135,9 @@ impl<G: Game> Tracer<G> for Tree {
             .expect("the root stays")
             .children
             .push(node);
+    }
+
+    fn full(&self) -> bool {
+        self.exceeded()
     }
 }

@@ -200,3 +200,30 @@ fn node_budget_search() {
         "a budget above the full tree solves the game"
     );
 }
+
+/// A recorder with a cap stops the search near the cap, whatever the depth asked for.
+#[test]
+fn capped_tree_stops_the_search() {
+    let pos = duel_connect4::Connect4::start();
+    let eval = duel_connect4::Threats::heuristic_only();
+    for depth in [8u32, 20, 40] {
+        let mut tree = Tree::with_cap(&pos, 10_000);
+        let r = Reference::AlphaBetaSoft.search_traced(
+            &pos,
+            &eval,
+            depth,
+            Default::default(),
+            &mut tree,
+        );
+        assert!(tree.exceeded());
+        // Past the cap each open node finishes its move loop with leaves only.
+        assert!(
+            r.stats.nodes <= 10_000 + 7 * depth as u64 + 1,
+            "{}",
+            r.stats.nodes
+        );
+    }
+    let mut tree = Tree::with_cap(&pos, 10_000);
+    Reference::AlphaBetaSoft.search_traced(&pos, &eval, 4, Default::default(), &mut tree);
+    assert!(!tree.exceeded());
+}

@@ -10,13 +10,16 @@ use duel_engine::{Limits, SearchConfig, Session};
 #[derive(Debug, Clone, Args)]
 pub struct PositionArgs {
     /// The position in the game's text form (tic-tac-toe: cells 1-9 played so far, e.g. 519;
-    /// Connect Four: columns 1-7 played so far, e.g. 4453). Default: the start position.
+    /// Connect Four: columns 1-7 played so far, e.g. 4453; Othello: the 64 squares a1..h8 as
+    /// X, O or - and the side to move, e.g. "---...--- X"). Default: the start position.
     #[arg(
         long,
         short = 'p',
         value_name = "P",
         default_value = "",
-        hide_default_value = true
+        hide_default_value = true,
+        // Othello boards start with '-' for an empty a1; they are values, not flags.
+        allow_hyphen_values = true
     )]
     pub position: String,
     /// Moves to play after --position, in the game's notation, separated by spaces or commas.

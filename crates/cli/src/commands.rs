@@ -89,24 +89,28 @@ pub fn solve(game: &str, position: &PositionArgs, out: &mut dyn Write) -> Result
     writeln!(out, "solve {}: {}", s.game(), describe(s.as_ref()))?;
     let sol = s.solve()?;
     let mover = s.side_name(s.side_to_move());
-    let pons = |p: Option<i32>| match p {
-        Some(0) => " (Pons score 0)".to_string(),
-        Some(p) => format!(" (Pons score {p:+})"),
+    let name = sol.margin_name;
+    let margin = |p: Option<i32>| match p {
+        Some(0) => format!(" ({name} 0)"),
+        Some(p) => format!(" ({name} {p:+})"),
         None => String::new(),
+    };
+    let words = |v: duel_engine::Score| {
+        if sol.plies_known {
+            exact_words(v, mover)
+        } else {
+            show::outcome_words(v, mover)
+        }
     };
     if s.outcome().is_some() {
         writeln!(out, "value: game over, {}", show::result(s.as_ref()))?;
     } else {
-        writeln!(
-            out,
-            "value: {}{}",
-            exact_words(sol.value, mover),
-            pons(sol.pons)
-        )?;
-        writeln!(out, "best moves: {}", sol.best_moves().join(" "))?;
+        writeln!(out, "value: {}{}", words(sol.value), margin(sol.margin))?;
+        let best = sol.best_moves();
+        writeln!(out, "best moves: {}", best.join(" "))?;
         writeln!(out, "every move, for {mover}:")?;
         for m in &sol.moves {
-            let mark = if m.value == sol.value {
+            let mark = if best.contains(&m.mv.as_str()) {
                 "  <- best"
             } else {
                 ""
@@ -115,8 +119,8 @@ pub fn solve(game: &str, position: &PositionArgs, out: &mut dyn Write) -> Result
                 out,
                 "  {:>3}  {}{}{mark}",
                 m.mv,
-                exact_words(m.value, mover),
-                pons(m.pons)
+                words(m.value),
+                margin(m.margin)
             )?;
         }
     }

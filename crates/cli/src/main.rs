@@ -68,6 +68,18 @@ enum Command {
     Compare(commands::CompareArgs),
     /// Draw the tree an algorithm explores, with its backed-up values and cut-offs.
     Tree(commands::TreeArgs),
+    /// Speak the NBoard protocol (Othello) on standard input and output, for the NBoard GUI.
+    Nboard {
+        /// Midgame search depth until the GUI sets one with `set depth`.
+        #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=60))]
+        depth: u32,
+        /// Solve positions with at most this many empty squares exactly.
+        #[arg(long, value_name = "N", default_value_t = 14, value_parser = clap::value_parser!(u32).range(0..=24))]
+        solve_empties: u32,
+        /// Transposition table size in MiB.
+        #[arg(long, value_name = "MB", default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=65536))]
+        hash: u64,
+    },
 }
 
 fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -89,11 +101,29 @@ fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Bench { game } => commands::bench(game.as_deref(), out),
         Command::Compare(a) => commands::compare(&a, out),
         Command::Tree(a) => commands::tree(&a, out),
+        Command::Nboard { .. } => unreachable!("main runs the protocol loop itself"),
     }
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // The protocol loop owns standard input and output for the whole session (a reader thread
+    // and a search thread write to them), so it starts before anything locks them.
+    if let Command::Nboard {
+        depth,
+        solve_empties,
+        hash,
+    } = cli.command
+    {
+        let opts = duel_engine::nboard::NboardOptions {
+            default_depth: depth,
+            solve_empties,
+            tt_mb: hash as usize,
+            ..Default::default()
+        };
+        duel_engine::nboard::run(std::io::stdin(), std::io::stdout(), opts);
+        return ExitCode::SUCCESS;
+    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let result = run(cli, &mut out).and_then(|()| Ok(out.flush()?));

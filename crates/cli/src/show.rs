@@ -39,6 +39,17 @@ pub fn exact_words(value: Score, side: &str) -> String {
     }
 }
 
+/// A proven result without its distance: `X wins`, `X loses`, `draw`.
+pub fn outcome_words(value: Score, side: &str) -> String {
+    if value.is_win() {
+        format!("{side} wins")
+    } else if value.is_loss() {
+        format!("{side} loses")
+    } else {
+        "draw".into()
+    }
+}
+
 fn plies(n: i32) -> &'static str {
     if n == 1 {
         "ply"

@@ -355,12 +355,12 @@ fn play_rejects_bad_moves_and_carries_on() {
     .success();
     assert!(out.contains("X plays 5"), "{out}");
     assert!(out.contains("duel (O) plays"), "{out}");
-    assert!(out.contains("'x' is not a tictactoe move"), "{out}");
+    assert!(out.contains("'x' is not a move in tictactoe"), "{out}");
     assert!(
         out.contains("'5' is not legal here: cell 5 is taken"),
         "{out}"
     );
-    assert!(out.contains("'0' is not a tictactoe move"), "{out}");
+    assert!(out.contains("'0' is not a move in tictactoe"), "{out}");
     assert!(out.contains("legal moves:"), "{out}");
     assert!(out.contains("end of input"), "{out}");
 }
@@ -388,7 +388,7 @@ fn play_two_humans_to_a_win() {
         "1\n2\n1\n2\n1\n2\n8\n1\n",
     )
     .success();
-    assert!(out.contains("'8' is not a connect4 move"), "{out}");
+    assert!(out.contains("'8' is not a move in connect4"), "{out}");
     assert!(out.trim_end().ends_with("result: X wins"), "{out}");
     assert!(!out.contains("duel ("), "the engine never moves: {out}");
 }
@@ -441,4 +441,41 @@ fn bad_input_exits_non_zero_naming_the_problem() {
     duel(&["play", "tictactoe", "--as", "third"]).failure(&["--as", "'third'"]);
     duel(&["perft", "tictactoe"]).failure(&["<DEPTH>"]);
     duel(&["frobnicate"]).failure(&["frobnicate"]);
+}
+
+/// data/othello/perft.txt, Bik's convention (a game over before the horizon is one leaf).
+#[test]
+fn perft_othello_matches_the_table() {
+    let table = include_str!("../../../data/othello/perft.txt");
+    let want = |d: &str| {
+        table
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("{d} ")))
+            .unwrap()
+            .to_string()
+    };
+    for d in ["6", "10"] {
+        let out = duel(&["perft", "othello", d]).success();
+        assert_eq!(field(&out, "leaves:"), want(d), "depth {d}");
+    }
+}
+
+/// FFO #1 (data/othello/ffo-1-39.txt): black to move wins by 18 discs with g8 only.
+#[test]
+fn solve_othello_gives_the_disc_difference() {
+    let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+    let out = duel(&["solve", "othello", "-p", ffo1]).success();
+    assert!(
+        out.contains("value: Black wins (disc difference +18)"),
+        "{out}"
+    );
+    assert_eq!(field(&out, "best moves:"), "g8");
+}
+
+#[test]
+fn othello_bad_input_is_named() {
+    duel(&["perft", "othello", "2", "-p", "XO X"]).failure(&["othello", "64"]);
+    duel(&["analyze", "othello", "--depth", "2", "--moves", "a1"]).failure(&["a1"]);
+    let board = "---------------------------OX------XO--------------------------- Z";
+    duel(&["perft", "othello", "1", "-p", board]).failure(&["side"]);
 }

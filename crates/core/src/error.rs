@@ -5,7 +5,7 @@ use thiserror::Error;
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum MoveError {
     /// The text is not a move in the game's notation.
-    #[error("'{text}' is not a {game} move: {reason}")]
+    #[error("'{text}' is not a move in {game}: {reason}")]
     Syntax {
         /// The text as given.
         text: String,

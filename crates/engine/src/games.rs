@@ -4,7 +4,8 @@
 use std::time::Instant;
 
 use duel_connect4::{pons_to_score, Connect4, Solver};
-use duel_core::{Game, Side};
+use duel_core::{Game, Score, Side};
+use duel_othello::Othello;
 use duel_tictactoe::{OpenLines, TicTacToe};
 
 use crate::session::solve_by_search;
@@ -27,6 +28,17 @@ pub trait Supported: Game {
 
     /// The exact value of the position and of each of its moves.
     fn solve(&self) -> Solution;
+
+    /// Perft as the game's published tables count it. The default is [`duel_core::perft`]:
+    /// a finished game adds nothing beyond its own ply.
+    fn perft(&self, depth: u32) -> u64 {
+        duel_core::perft(&mut self.clone(), depth)
+    }
+
+    /// [`Supported::perft`] split by first move.
+    fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
+        duel_core::perft_divide(&mut self.clone(), depth)
+    }
 }
 
 impl Supported for TicTacToe {
@@ -90,19 +102,97 @@ impl Supported for Connect4 {
             .map(|(col, pons)| MoveValue {
                 mv: self.format_move(col),
                 value: pons_to_score(self, pons),
-                pons: Some(pons),
+                margin: Some(pons),
             })
             .collect();
-        let pons = match moves.iter().filter_map(|m| m.pons).max() {
+        let pons = match moves.iter().filter_map(|m| m.margin).max() {
             Some(p) => p,
             None => solver.solve(self, false),
         };
         Solution {
             value: pons_to_score(self, pons),
-            pons: Some(pons),
+            plies_known: true,
+            margin: Some(pons),
+            margin_name: "Pons score",
             moves,
             method: "Connect Four solver (Pons: alpha-beta, null windows, bitboards)",
             nodes: solver.nodes(),
+            time: start.elapsed(),
+        }
+    }
+}
+
+impl Supported for Othello {
+    /// The start and three positions of the FFO suite (#1, #2, #5), searched by the midgame
+    /// search (not the solver) to the bench depth.
+    const BENCH: &'static [&'static str] = &[
+        "---------------------------OX------XO--------------------------- X",
+        "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X",
+        "-OOOOO----OXXO-XXXOXOXX-XXOXOXXOXXOOXOOOXXXXOO-OX-XOOO---XXXXX-- X",
+        "-XXXXXX---XOOOO--XOXXOOX-OOOOOOOOOOOXXOOOOOXXOOX--XXOO----XXXXX- X",
+    ];
+    const BENCH_DEPTH: u32 = 8;
+    const DEFAULT_DEPTH: u32 = 10;
+
+    /// Othello's tables (Bik's "Perft for Reversi", data/othello/perft.txt) count a game that
+    /// ends before the horizon as one leaf; from depth 10 that differs from the generic count.
+    fn perft(&self, depth: u32) -> u64 {
+        duel_othello::perft::perft_fast(self, depth)
+    }
+
+    fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
+        duel_othello::perft::perft_fast_divide(self, depth)
+    }
+
+    fn diagram(&self) -> String {
+        Othello::diagram(self)
+    }
+
+    fn side_name(side: Side) -> &'static str {
+        match side {
+            Side::First => "Black",
+            Side::Second => "White",
+        }
+    }
+
+    fn solve(&self) -> Solution {
+        let start = Instant::now();
+        let mut solver = duel_othello::Solver::default();
+        let by_sign = |discs: i32| match discs.signum() {
+            1 => Score::win_in(0),
+            -1 => Score::loss_in(0),
+            _ => Score::DRAW,
+        };
+        let mut list = Vec::new();
+        self.generate_moves(&mut list);
+        let mut nodes = 0;
+        let moves: Vec<MoveValue> = list
+            .iter()
+            .map(|&mv| {
+                let mut child = self.clone();
+                child.play(mv);
+                let s = solver.solve(&child);
+                nodes += s.nodes;
+                let discs = -s.score;
+                MoveValue {
+                    mv: self.format_move(mv),
+                    value: by_sign(discs),
+                    margin: Some(discs),
+                }
+            })
+            .collect();
+        let discs = match moves.iter().filter_map(|m| m.margin).max() {
+            Some(d) => d,
+            None => self.final_score(),
+        };
+        Solution {
+            value: by_sign(discs),
+            plies_known: false,
+            margin: Some(discs),
+            margin_name: "disc difference",
+            moves,
+            method: "Othello endgame solver (null windows, table, fastest-first, parity)",
+            nodes,
             time: start.elapsed(),
         }
     }

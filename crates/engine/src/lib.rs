@@ -16,6 +16,7 @@
 
 mod error;
 mod games;
+pub mod nboard;
 mod report;
 mod session;
 
@@ -31,10 +32,11 @@ pub use report::{
 pub use session::{GameSession, Session};
 
 use duel_connect4::{Connect4, Threats};
+use duel_othello::{Othello, Textbook};
 use duel_tictactoe::{OpenLines, TicTacToe};
 
 /// The games duel plays, by the names the command line uses.
-pub const GAMES: [&str; 2] = ["tictactoe", "connect4"];
+pub const GAMES: [&str; 3] = ["tictactoe", "connect4", "othello"];
 
 /// The canonical name of a game, accepting a few common spellings (`tic-tac-toe`, `ttt`,
 /// `connect-four`, `c4`), in any case.
@@ -48,6 +50,7 @@ pub fn game_name(name: &str) -> Result<&'static str, EngineError> {
     let found = match n.as_str() {
         "tictactoe" | "ttt" => Some("tictactoe"),
         "connect4" | "connectfour" | "c4" => Some("connect4"),
+        "othello" | "reversi" => Some("othello"),
         _ => None,
     };
     found.ok_or_else(|| EngineError::UnknownGame {
@@ -61,6 +64,7 @@ pub fn evaluators(game: &str) -> Result<&'static [&'static str], EngineError> {
     Ok(match game_name(game)? {
         "tictactoe" => &["open-lines"],
         "connect4" => &["threats"],
+        "othello" => &["textbook"],
         _ => unreachable!("game_name returns known names only"),
     })
 }
@@ -86,6 +90,7 @@ pub fn open(game: &str, eval: Option<&str>) -> Result<Box<dyn Session>, EngineEr
     Ok(match (game, eval) {
         ("tictactoe", "open-lines") => Box::new(GameSession::<TicTacToe, _>::new(OpenLines)),
         ("connect4", "threats") => Box::new(GameSession::<Connect4, _>::new(Threats::default())),
+        ("othello", "textbook") => Box::new(GameSession::<Othello, _>::new(Textbook::default())),
         _ => unreachable!("every listed evaluator is dispatched"),
     })
 }
@@ -214,7 +219,7 @@ mod tests {
         // data/connect4/Test_L1_R1: "243335424257 12".
         s.set_position("243335424257", &[]).unwrap();
         let sol = s.solve().unwrap();
-        assert_eq!(sol.pons, Some(12));
+        assert_eq!(sol.margin, Some(12));
         assert_eq!(sol.value, Score::win_in(7));
         assert_eq!(sol.best_moves(), vec!["6"]);
         s.set_position("4453", &[]).unwrap();

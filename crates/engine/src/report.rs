@@ -86,18 +86,25 @@ pub struct MoveValue {
     pub mv: String,
     /// Its exact value for the side that plays it, distances counted from the position solved.
     pub value: Score,
-    /// The same value as a Pons score (Connect Four), where the game has one.
-    pub pons: Option<i32>,
+    /// The game's own exact score, where it has one (see [`Solution::margin_name`]).
+    pub margin: Option<i32>,
 }
 
 /// The exact game-theoretic value of a position.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Solution {
-    /// The value for the side to move: a win or loss with its distance in plies, or a draw.
+    /// The value for the side to move: a win or loss (with its distance in plies where
+    /// `plies_known`), or a draw.
     pub value: Score,
-    /// The same value as a Pons score (Connect Four: positive = the side to move wins, larger =
-    /// sooner), where the game has one.
-    pub pons: Option<i32>,
+    /// Whether `value` counts the plies to the end of the game (Othello's solver finds the disc
+    /// count, not the game's length).
+    pub plies_known: bool,
+    /// The game's own exact score, from the side to move, where it has one: the Pons score in
+    /// Connect Four (positive = the side to move wins, larger = sooner), the final disc
+    /// difference in Othello.
+    pub margin: Option<i32>,
+    /// What `margin` is called (`Pons score`, `disc difference`); empty without one.
+    pub margin_name: &'static str,
     /// Every legal move with its exact value, in the game's move order. Empty at a finished
     /// position.
     pub moves: Vec<MoveValue>,
@@ -112,9 +119,14 @@ pub struct Solution {
 impl Solution {
     /// The moves that keep the value (all of them if several do).
     pub fn best_moves(&self) -> Vec<&str> {
+        let best_margin = self.moves.iter().filter_map(|m| m.margin).max();
         self.moves
             .iter()
-            .filter(|m| m.value == self.value)
+            .filter(|m| match (m.margin, best_margin) {
+                // A margin (disc count, Pons score) says more than win/draw/loss: compare it.
+                (Some(a), Some(b)) => a == b,
+                _ => m.value == self.value,
+            })
             .map(|m| m.mv.as_str())
             .collect()
     }

@@ -24,6 +24,7 @@ pub trait Session: Send {
 
     /// Sets the position: the game's text form (empty for the start), then `moves` played on it.
     /// Forgets the moves played before (undo stops here).
+    /// Sets the position from its text (empty: the start position), then plays `moves`.
     fn set_position(&mut self, text: &str, moves: &[&str]) -> Result<(), EngineError>;
     /// The current position in the game's text form.
     fn position(&self) -> String;
@@ -183,7 +184,12 @@ impl<G: Supported, E: Evaluator<G>> Session for GameSession<G, E> {
     }
 
     fn set_position(&mut self, text: &str, moves: &[&str]) -> Result<(), EngineError> {
-        let mut pos = G::from_text(text)?;
+        // No text means the start position in every game (Othello's text is a whole board).
+        let mut pos = if text.trim().is_empty() {
+            G::start()
+        } else {
+            G::from_text(text)?
+        };
         for (i, m) in moves.iter().enumerate() {
             let mv = pos.parse_move(m).map_err(|source| EngineError::MoveList {
                 index: i + 1,
@@ -357,11 +363,11 @@ impl<G: Supported, E: Evaluator<G>> Session for GameSession<G, E> {
     }
 
     fn perft(&self, depth: u32) -> u64 {
-        duel_core::perft(&mut self.pos.clone(), depth)
+        Supported::perft(&self.pos, depth)
     }
 
     fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
-        duel_core::perft_divide(&mut self.pos.clone(), depth)
+        Supported::perft_divide(&self.pos, depth)
     }
 
     fn solve(&self) -> Result<Solution, EngineError> {
@@ -427,7 +433,7 @@ pub(crate) fn solve_by_search<G: Game, E: Evaluator<G>>(
         values.push(crate::MoveValue {
             mv: text,
             value: (-r.value).from_tt(1),
-            pons: None,
+            margin: None,
         });
     }
     let value = match pos.outcome() {
@@ -436,7 +442,9 @@ pub(crate) fn solve_by_search<G: Game, E: Evaluator<G>>(
     };
     Solution {
         value,
-        pons: None,
+        plies_known: true,
+        margin: None,
+        margin_name: "",
         moves: values,
         method: "alpha-beta to the end of the game",
         nodes,

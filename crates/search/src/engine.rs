@@ -137,9 +137,19 @@ mod tune {
 
 /// Search state shared by all threads of one search.
 struct Shared {
+    /// The caller's stop flag: only read here, so a search never leaves it set.
     stop: Arc<AtomicBool>,
+    /// Set by the search itself: a limit was reached, or the main thread finished and the
+    /// helpers must end.
+    abort: AtomicBool,
     /// Nodes of the helper threads, added in batches.
     helper_nodes: AtomicU64,
+}
+
+impl Shared {
+    fn stopping(&self) -> bool {
+        self.abort.load(Ordering::Relaxed) || self.stop.load(Ordering::Relaxed)
+    }
 }
 
 /// The engine search for one game and evaluator. Keep one per game being played: the
@@ -222,6 +232,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         self.tt.new_search();
         let shared = Shared {
             stop: Arc::clone(&self.stop),
+            abort: AtomicBool::new(false),
             helper_nodes: AtomicU64::new(0),
         };
         let threads = self.config.threads.max(1);
@@ -239,7 +250,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
                 .collect();
             let mut report = main.iterate(&mut on_iteration);
             // The main thread decides; helpers stop as soon as it has.
-            shared.stop.store(true, Ordering::Relaxed);
+            shared.abort.store(true, Ordering::Relaxed);
             for h in helpers {
                 // A helper that panicked has nothing to add; its work was only advice.
                 if let Ok(stats) = h.join() {
@@ -479,7 +490,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         if self.id == 0 {
             if let Some(n) = self.limits.nodes {
                 if self.stats.nodes >= n {
-                    self.shared.stop.store(true, Ordering::Relaxed);
+                    self.shared.abort.store(true, Ordering::Relaxed);
                 }
             }
         }
@@ -490,15 +501,15 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                     .fetch_add(tune::CHECK_EVERY, Ordering::Relaxed);
             } else if let Some(t) = self.limits.time {
                 if self.start.elapsed() >= t {
-                    self.shared.stop.store(true, Ordering::Relaxed);
+                    self.shared.abort.store(true, Ordering::Relaxed);
                 }
             }
-            if self.shared.stop.load(Ordering::Relaxed) {
+            if self.shared.stopping() {
                 self.stopped = true;
             }
         } else if self.id == 0 && self.limits.nodes.is_some() {
             // The node limit must bite at the exact node, for determinism.
-            self.stopped |= self.shared.stop.load(Ordering::Relaxed);
+            self.stopped |= self.shared.stopping();
         }
     }
 

@@ -265,3 +265,17 @@ fn stop_flag_stops_a_search() {
     let r = s.search(&TicTacToe::start(), &Limits::depth(3), |_| {});
     assert_eq!(r.depth, 3);
 }
+
+#[test]
+fn a_search_leaves_the_stop_flag_as_it_found_it() {
+    let mut s = Searcher::new(
+        OpenLines,
+        SearchConfig {
+            threads: 2,
+            ..SearchConfig::default()
+        },
+    );
+    let flag = s.stop_flag();
+    s.search(&TicTacToe::start(), &Limits::nodes(300), |_| {});
+    assert!(!flag.load(std::sync::atomic::Ordering::Relaxed));
+}

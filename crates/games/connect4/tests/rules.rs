@@ -273,7 +273,7 @@ fn bad_position_text_is_named() {
     let err = |t: &str| Connect4::from_text(t).unwrap_err().reason;
     let e = err("1238");
     assert!(
-        e.contains("move 4") && e.contains("not a connect4 move"),
+        e.contains("move 4") && e.contains("not a move in connect4"),
         "{e}"
     );
     let e = err("12a");

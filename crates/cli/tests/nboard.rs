@@ -1,0 +1,221 @@
+//! Transcripts of `duel nboard` (the NBoard protocol, Othello), run against the real binary:
+//! well-formed sessions, malformed lines, and a game whose last move is a pass.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use duel_core::{Game, SplitMix64};
+use duel_othello::{to_ggf, Move, Othello};
+
+/// Runs a session; returns stdout lines (nodestats dropped) and the exit success.
+fn session(input: &str) -> (Vec<String>, bool) {
+    session_with(input, &[])
+}
+
+fn session_with(input: &str, args: &[&str]) -> (Vec<String>, bool) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_duel"))
+        .args(["nboard", "--hash", "1"])
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("duel runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let lines = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with("nodestats"))
+        .map(str::to_string)
+        .collect();
+    (lines, out.status.success())
+}
+
+const START_GGF: &str = "(;GM[Othello]PC[NBoard]DT[2014-02-21 20:52:27 GMT]PB[a]PW[b]RE[?]TI[15:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6]B[D3]W[C5]B[E6]W[F7]B[E7]W[F4];)";
+
+/// The position NBoard means by START_GGF, built with the rules crate.
+fn start_position() -> Othello {
+    let mut pos = Othello::start();
+    for mv in ["f5", "f6", "d3", "c5", "e6", "f7", "e7", "f4"] {
+        let m = pos.parse_move(mv).unwrap();
+        pos.play(m);
+    }
+    pos
+}
+
+fn is_legal(pos: &Othello, text: &str) -> bool {
+    pos.parse_move(text).is_ok()
+}
+
+#[test]
+fn a_well_formed_session() {
+    let input = format!("nboard 2\nset depth 4\nset game {START_GGF}\nping 1\ngo\nhint 2\nlearn\n");
+    let (lines, ok) = session(&input);
+    assert!(ok);
+    assert_eq!(lines[0], "set myname duel");
+    assert_eq!(lines[1], "pong 1");
+    let pos = start_position();
+    let best = lines
+        .iter()
+        .find(|l| l.starts_with("=== "))
+        .expect("an answer to go");
+    // === MOVE/EVAL/TIME
+    let mv = best[4..].split('/').next().unwrap();
+    assert!(is_legal(&pos, mv), "{best}");
+    assert_eq!(best[4..].split('/').count(), 3, "{best}");
+    let hints: Vec<&String> = lines.iter().filter(|l| l.starts_with("search ")).collect();
+    assert_eq!(hints.len(), 2, "{lines:?}");
+    let evals: Vec<f64> = hints
+        .iter()
+        .map(|h| h.split(' ').nth(2).unwrap().parse().unwrap())
+        .collect();
+    assert!(evals[0] >= evals[1], "best hint first: {hints:?}");
+    for h in hints {
+        assert!(is_legal(&pos, &h[7..9]), "{h}");
+    }
+    assert_eq!(lines.last().unwrap(), "learned");
+    // Every go and hint ends with a status line that clears the GUI's status.
+    assert!(
+        lines.iter().filter(|l| *l == "status").count() >= 2,
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn moves_change_the_position_and_go_does_not() {
+    // After go the engine must still be at the same position: a move legal there is accepted.
+    let input = format!("nboard 2\nset depth 2\nset game {START_GGF}\ngo\nmove d6\nhint 1\n");
+    let (lines, _) = session(&input);
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    let mut pos = start_position();
+    let d6 = pos.parse_move("d6").unwrap();
+    pos.play(d6);
+    let hint = lines.iter().find(|l| l.starts_with("search ")).unwrap();
+    assert!(is_legal(&pos, &hint[7..9]), "{hint} after d6");
+}
+
+#[test]
+fn malformed_lines_get_a_status_and_the_engine_goes_on() {
+    let input = format!(
+        "nboard 2\nfly away\nset depth x\nset depth 0\nhint\nset game (;GM[Othello]BO[8 garbage];)\nset game {START_GGF}\nmove z9\nmove a1\nping 7\n"
+    );
+    let (lines, ok) = session(&input);
+    assert!(ok);
+    let errors: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("status error:"))
+        .collect();
+    assert_eq!(errors.len(), 7, "{lines:?}");
+    assert!(errors[0].contains("unknown command 'fly'"));
+    assert!(errors[1].contains("'x' is not a valid number"));
+    assert!(errors.iter().any(|e| e.contains("set game refused")));
+    assert!(errors.iter().any(|e| e.contains("'z9'")));
+    assert!(errors.iter().any(|e| e.contains("a1")));
+    assert_eq!(
+        lines.last().unwrap(),
+        "pong 7",
+        "the loop survived: {lines:?}"
+    );
+}
+
+/// A random game played until the side to move has to pass; returns it cut right after the
+/// pass, so the GUI's last move is `PA`.
+fn game_ending_in_a_pass() -> (Othello, Vec<Move>) {
+    for seed in 0..10_000 {
+        let mut rng = SplitMix64::new(seed);
+        let mut pos = Othello::start();
+        let mut moves = Vec::new();
+        let mut list = Vec::new();
+        loop {
+            pos.generate_moves(&mut list);
+            if list.is_empty() {
+                break;
+            }
+            let mv = list[rng.below(list.len())];
+            pos.play(mv);
+            moves.push(mv);
+            if mv.to_string().eq_ignore_ascii_case("pa") && pos.outcome().is_none() {
+                return (pos, moves);
+            }
+        }
+    }
+    panic!("no random game with a pass in 10,000 tries");
+}
+
+#[test]
+fn a_game_whose_last_move_is_a_pass() {
+    let (pos, moves) = game_ending_in_a_pass();
+    let ggf = to_ggf(&Othello::start(), &moves);
+    let input = format!("nboard 2\nset depth 3\nset game {ggf}\ngo\n");
+    let (lines, _) = session(&input);
+    assert!(
+        !lines.iter().any(|l| l.contains("error")),
+        "{ggf}\n{lines:?}"
+    );
+    let best = lines
+        .iter()
+        .find(|l| l.starts_with("=== "))
+        .expect("an answer");
+    let mv = best[4..].split('/').next().unwrap();
+    assert!(is_legal(&pos, mv), "{mv} in {}", pos.to_text());
+    // The same game sent move by move, the pass as `move PA`, reaches the same position.
+    let mut input = String::from("nboard 2\nset depth 3\n");
+    input.push_str(&format!("set game {}\n", to_ggf(&Othello::start(), &[])));
+    for m in &moves {
+        input.push_str(&format!("move {}\n", m.to_string().to_uppercase()));
+    }
+    input.push_str("go\n");
+    let (lines, _) = session(&input);
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    let best = lines
+        .iter()
+        .find(|l| l.starts_with("=== "))
+        .expect("an answer");
+    assert!(
+        is_legal(&pos, best[4..].split('/').next().unwrap()),
+        "{best}"
+    );
+}
+
+#[test]
+fn endgames_are_solved_exactly() {
+    // FFO #1 (data/othello): black to move, best g8, score +18.
+    let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+    let pos = Othello::from_text(ffo1).unwrap();
+    let ggf = to_ggf(&pos, &[]);
+    let input = format!("nboard 2\nset depth 4\nset game {ggf}\ngo\n");
+    let empties = ffo1.chars().filter(|&c| c == '-').count().to_string();
+    let (lines, _) = session_with(&input, &["--solve-empties", &empties]);
+    let best = lines
+        .iter()
+        .find(|l| l.starts_with("=== "))
+        .expect("an answer");
+    let parts: Vec<&str> = best[4..].split('/').collect();
+    assert_eq!(parts[0].to_ascii_lowercase(), "g8", "{best}");
+    assert_eq!(parts[1].parse::<f64>().unwrap(), 18.0, "{best}");
+}
+
+#[test]
+fn ping_interrupts_a_running_search() {
+    // Depth 60 from the opening would run for hours; ping must stop it and still answer.
+    let input = format!("nboard 2\nset depth 60\nset game {START_GGF}\ngo\nping 5\n");
+    let (lines, ok) = session_with(&input, &["--solve-empties", "0"]);
+    assert!(ok);
+    let best = lines
+        .iter()
+        .position(|l| l.starts_with("=== "))
+        .expect("go still answers");
+    let pong = lines.iter().position(|l| l == "pong 5").expect("pong");
+    // The answer to go comes before the pong: NBoard knows it belongs to the old position.
+    assert!(best < pong, "{lines:?}");
+    assert!(is_legal(
+        &start_position(),
+        lines[best][4..].split('/').next().unwrap()
+    ));
+}

@@ -1,0 +1,450 @@
+//! The NBoard protocol loop for Othello: typed commands from [`duel_protocol::nboard`] in, typed
+//! replies out, with the search on its own thread so that `ping` interrupts it.
+//!
+//! Threads: one reads the input and hands lines over a channel; the loop handles them in order;
+//! `go`, `hint` and `analyze` run on a worker thread. While the worker runs, the loop waits for
+//! it before any command except `ping` and `quit`, which set the stop flag first. Positions with
+//! few empty squares are solved exactly (the endgame solver is fast there); the rest are
+//! searched to the depth NBoard sets, with the textbook evaluator.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+use duel_core::{Game, Score};
+use duel_othello::{parse_ggf, Move, Othello, Solver, Textbook};
+use duel_protocol::nboard::{parse, Command, Reply};
+use duel_search::{Limits, SearchConfig, Searcher};
+
+/// Settings of the loop.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NboardOptions {
+    /// The engine's name, as `set myname` tells the GUI.
+    pub name: String,
+    /// Positions with at most this many empty squares are solved exactly.
+    pub solve_empties: u32,
+    /// Transposition table size for the midgame search.
+    pub tt_mb: usize,
+    /// Midgame depth until the GUI sets one.
+    pub default_depth: u32,
+}
+
+impl Default for NboardOptions {
+    fn default() -> Self {
+        NboardOptions {
+            name: "duel".into(),
+            solve_empties: 14,
+            tt_mb: 16,
+            default_depth: 10,
+        }
+    }
+}
+
+/// Textbook units per disc when a heuristic value is shown as discs: a corner (100 points in the
+/// square table) is then worth 10 discs, about what strong players would give for one.
+const UNITS_PER_DISC: f64 = 10.0;
+
+type Out = Arc<Mutex<Box<dyn Write + Send>>>;
+
+fn send(out: &Out, reply: Reply) {
+    // A closed output (the GUI went away) is not the engine's failure; the read side ends too.
+    if let Ok(mut w) = out.lock() {
+        let _ = writeln!(w, "{reply}");
+        let _ = w.flush();
+    }
+}
+
+/// The value of a searched position in discs, from the side to move. Proven wins and losses
+/// without a disc count are shown as the most a game can be won or lost by.
+fn discs(score: Score) -> f64 {
+    if score.is_win() {
+        64.0
+    } else if score.is_loss() {
+        -64.0
+    } else {
+        f64::from(score.0) / UNITS_PER_DISC
+    }
+}
+
+/// What the worker thread owns while it runs, handed back when it ends.
+struct Tools {
+    searcher: Searcher<Othello, Textbook>,
+    solver: Solver,
+}
+
+/// One evaluation: exact below the solve threshold, a depth-limited search above it. Returns
+/// (value in discs, principal variation, plies searched, nodes), or None once stopped. An exact
+/// solve counts as a search to the end: as many plies as empty squares.
+fn evaluate(
+    tools: &mut Tools,
+    pos: &Othello,
+    depth: u32,
+    opts: &NboardOptions,
+    stop: &AtomicBool,
+    out: &Out,
+    start: Instant,
+) -> Option<(f64, Vec<Move>, u32, u64)> {
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let empties = pos.empties().count_ones();
+    if empties <= opts.solve_empties {
+        let s = tools.solver.solve(pos);
+        return Some((
+            f64::from(s.score),
+            s.best_move.into_iter().collect(),
+            empties,
+            s.nodes,
+        ));
+    }
+    let mut report = tools.searcher.search(pos, &Limits::depth(depth), |it| {
+        send(
+            out,
+            Reply::NodeStats {
+                nodes: it.stats.nodes,
+                seconds: start.elapsed().as_secs_f64(),
+            },
+        );
+    });
+    if stop.load(Ordering::Relaxed) && report.depth < depth {
+        return None;
+    }
+    report.pv.truncate(depth as usize);
+    Some((
+        discs(report.value),
+        report.pv,
+        report.depth,
+        report.stats.nodes,
+    ))
+}
+
+fn pv_text(pv: &[Move]) -> String {
+    pv.iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .concat()
+}
+
+/// The loop's state.
+struct Session {
+    opts: NboardOptions,
+    out: Out,
+    start: Othello,
+    moves: Vec<Move>,
+    pos: Othello,
+    depth: u32,
+    tools: Option<Tools>,
+    worker: Option<JoinHandle<Tools>>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Session {
+    fn new(opts: NboardOptions, out: Out) -> Self {
+        let searcher = Searcher::new(
+            Textbook::default(),
+            SearchConfig {
+                tt_mb: opts.tt_mb,
+                ..SearchConfig::default()
+            },
+        );
+        let stop = searcher.stop_flag();
+        Session {
+            depth: opts.default_depth,
+            opts,
+            out,
+            start: Othello::start(),
+            moves: Vec::new(),
+            pos: Othello::start(),
+            tools: Some(Tools {
+                searcher,
+                solver: Solver::default(),
+            }),
+            worker: None,
+            stop,
+        }
+    }
+
+    fn error(&self, message: impl std::fmt::Display) {
+        eprintln!("duel nboard: {message}");
+        send(&self.out, Reply::Status(format!("error: {message}")));
+    }
+
+    /// Waits for the worker, stopping it first if `interrupt`.
+    fn finish_worker(&mut self, interrupt: bool) {
+        if let Some(w) = self.worker.take() {
+            if interrupt {
+                self.stop.store(true, Ordering::Relaxed);
+            }
+            match w.join() {
+                Ok(tools) => self.tools = Some(tools),
+                Err(_) => {
+                    // The worker panicked: rebuild its tools so the engine stays usable.
+                    self.error("the search thread failed; its tables were reset");
+                    let mut fresh = Session::new(self.opts.clone(), Arc::clone(&self.out));
+                    self.stop = Arc::clone(&fresh.stop);
+                    self.tools = fresh.tools.take();
+                }
+            }
+        }
+    }
+
+    /// Starts `job` on the worker thread with the tools.
+    fn spawn(&mut self, job: impl FnOnce(&mut Tools, &AtomicBool) + Send + 'static) {
+        let mut tools = self
+            .tools
+            .take()
+            .expect("no worker runs, so the tools are here");
+        // The searcher clears its own flag when a search starts, but the solver and the loops
+        // between searches look at it too: clear it here, before anything runs.
+        self.stop.store(false, Ordering::Relaxed);
+        let stop = Arc::clone(&self.stop);
+        self.worker = Some(std::thread::spawn(move || {
+            job(&mut tools, &stop);
+            tools
+        }));
+    }
+
+    fn set_position(&mut self, start: Othello, moves: Vec<Move>) -> Result<(), String> {
+        let mut pos = start.clone();
+        for (i, &mv) in moves.iter().enumerate() {
+            let text = mv.to_string();
+            pos.parse_move(&text)
+                .map_err(|e| format!("move {} of the game: {e}", i + 1))?;
+            pos.play(mv);
+        }
+        self.start = start;
+        self.moves = moves;
+        self.pos = pos;
+        Ok(())
+    }
+
+    /// Handles one command; false ends the session.
+    fn handle(&mut self, cmd: Command) -> bool {
+        let busy = self.worker.is_some();
+        match cmd {
+            Command::Ping(n) => {
+                self.finish_worker(true);
+                send(&self.out, Reply::Pong(n));
+                return true;
+            }
+            Command::Quit => {
+                self.finish_worker(true);
+                return false;
+            }
+            _ if busy => self.finish_worker(false),
+            _ => {}
+        }
+        match cmd {
+            Command::Nboard(v) => {
+                if v != 2 {
+                    self.error(format!(
+                        "protocol version {v} asked for; this engine speaks version 2"
+                    ));
+                }
+                send(&self.out, Reply::MyName(self.opts.name.clone()));
+            }
+            Command::SetDepth(d) => self.depth = d,
+            Command::SetContempt(c) => {
+                // Said, not hidden: the search scores a draw as 0 whatever the contempt.
+                if c != 0 {
+                    send(
+                        &self.out,
+                        Reply::Status(format!("contempt {c} ignored: draws score 0")),
+                    );
+                }
+            }
+            Command::SetGame(ggf) => match parse_ggf(&ggf) {
+                Ok((start, moves)) => {
+                    if let Err(e) = self.set_position(start, moves) {
+                        self.error(format!("set game refused: {e}"));
+                    }
+                }
+                Err(e) => self.error(format!("set game refused: {e}")),
+            },
+            Command::Move(text) => match self.pos.parse_move(&text) {
+                Ok(mv) => {
+                    self.pos.play(mv);
+                    self.moves.push(mv);
+                }
+                Err(e) => self.error(format!("move refused: {e}")),
+            },
+            Command::Go => self.go(),
+            Command::Hint(n) => self.hint(n as usize),
+            Command::Analyze => self.analyze(),
+            Command::Learn => {
+                // No opening book yet: nothing to store, but the GUI waits for the answer.
+                send(&self.out, Reply::Learned);
+            }
+            Command::Ping(_) | Command::Quit => unreachable!("handled above"),
+        }
+        true
+    }
+
+    fn go(&mut self) {
+        if self.pos.outcome().is_some() {
+            self.error("go: the game is over");
+            return;
+        }
+        let (pos, depth, opts, out) = (
+            self.pos.clone(),
+            self.depth,
+            self.opts.clone(),
+            Arc::clone(&self.out),
+        );
+        self.spawn(move |tools, stop| {
+            let start = Instant::now();
+            send(&out, Reply::Status(format!("{} is thinking", opts.name)));
+            let mut moves = Vec::new();
+            pos.generate_moves(&mut moves);
+            // One legal move (a pass included): play it at once.
+            let result = if moves.len() == 1 {
+                Some((f64::NAN, moves.clone(), 0, 0))
+            } else {
+                evaluate(tools, &pos, depth, &opts, stop, &out, start)
+            };
+            let (eval, pv) = match result {
+                Some((eval, pv, _, _)) => (eval, pv),
+                // Stopped before the first iteration ended: any legal move is better than none.
+                None => (0.0, moves[..1].to_vec()),
+            };
+            let mv = pv.first().copied().unwrap_or(moves[0]);
+            let eval = if eval.is_nan() { 0.0 } else { eval };
+            send(
+                &out,
+                Reply::Best {
+                    mv: mv.to_string(),
+                    eval,
+                    seconds: start.elapsed().as_secs_f64(),
+                },
+            );
+            send(&out, Reply::Status(String::new()));
+        });
+    }
+
+    fn hint(&mut self, n: usize) {
+        if self.pos.outcome().is_some() {
+            self.error("hint: the game is over");
+            return;
+        }
+        let (pos, depth, opts, out) = (
+            self.pos.clone(),
+            self.depth,
+            self.opts.clone(),
+            Arc::clone(&self.out),
+        );
+        self.spawn(move |tools, stop| {
+            let start = Instant::now();
+            send(&out, Reply::Status(format!("{} is thinking", opts.name)));
+            let mut moves = Vec::new();
+            pos.generate_moves(&mut moves);
+            let mut lines = Vec::new();
+            for mv in moves {
+                let mut child = pos.clone();
+                child.play(mv);
+                let value = if child.outcome().is_some() {
+                    Some((-f64::from(child.final_score()), Vec::new(), 0, 1))
+                } else {
+                    evaluate(
+                        tools,
+                        &child,
+                        depth.saturating_sub(1).max(1),
+                        &opts,
+                        stop,
+                        &out,
+                        start,
+                    )
+                };
+                let Some((eval, pv, d, _)) = value else { break };
+                let mut line = vec![mv];
+                line.extend(pv);
+                // The move itself is one more ply.
+                lines.push((-eval, line, d + 1));
+            }
+            // Best first; equal values keep the move order, so the output is reproducible.
+            lines.sort_by(|a, b| b.0.total_cmp(&a.0));
+            for (eval, line, d) in lines.into_iter().take(n) {
+                send(
+                    &out,
+                    Reply::Search {
+                        pv: pv_text(&line),
+                        eval,
+                        depth: d.to_string(),
+                    },
+                );
+            }
+            send(&out, Reply::Status(String::new()));
+        });
+    }
+
+    fn analyze(&mut self) {
+        let (begin, moves, depth, opts, out) = (
+            self.start.clone(),
+            self.moves.clone(),
+            self.depth,
+            self.opts.clone(),
+            Arc::clone(&self.out),
+        );
+        self.spawn(move |tools, stop| {
+            let start = Instant::now();
+            send(&out, Reply::Status(format!("{} is analysing", opts.name)));
+            // From the end of the game back to its start, as a player reviews a game.
+            for k in (0..=moves.len()).rev() {
+                let mut pos = begin.clone();
+                for &mv in &moves[..k] {
+                    pos.play(mv);
+                }
+                let eval = if pos.outcome().is_some() {
+                    f64::from(pos.final_score())
+                } else {
+                    match evaluate(tools, &pos, depth, &opts, stop, &out, start) {
+                        Some((eval, ..)) => eval,
+                        None => break,
+                    }
+                };
+                send(
+                    &out,
+                    Reply::Analysis {
+                        move_number: k,
+                        eval,
+                    },
+                );
+            }
+            send(&out, Reply::Status(String::new()));
+        });
+    }
+}
+
+/// Runs the NBoard protocol on `input` and `output` until `quit` or the end of the input.
+pub fn run(
+    input: impl Read + Send + 'static,
+    output: impl Write + Send + 'static,
+    opts: NboardOptions,
+) {
+    let out: Out = Arc::new(Mutex::new(Box::new(output)));
+    let (tx, rx) = mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        for line in BufReader::new(input).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut session = Session::new(opts, out);
+    for line in rx {
+        match parse(&line) {
+            Ok(cmd) => {
+                if !session.handle(cmd) {
+                    return;
+                }
+            }
+            Err(duel_protocol::nboard::ParseError::Empty) => {}
+            Err(e) => session.error(e),
+        }
+    }
+    // End of input: let a running search finish its answer, as a GUI closing the pipe expects.
+    session.finish_worker(false);
+}

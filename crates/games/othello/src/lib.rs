@@ -1,0 +1,42 @@
+//! Othello (Reversi) for duel: rules on bitboards, the FFO position text, GGF game records, perft
+//! with the convention of `data/othello/perft.txt`, the founding text's evaluator and an exact
+//! endgame solver.
+//!
+//! Squares are numbered a1 = 0, b1 = 1, ..., h1 = 7, a2 = 8, ..., h8 = 63, the order in which
+//! the FFO files and GGF list the board. A position's text is those 64 squares (`X` black, `O`
+//! white, `-` empty) then a space and the side to move:
+//!
+//! ```
+//! use duel_core::Game;
+//! use duel_othello::Othello;
+//!
+//! let start = Othello::start();
+//! assert_eq!(
+//!     start.to_text(),
+//!     "---------------------------OX------XO--------------------------- X"
+//! );
+//! assert_eq!(start.parse_move("f5").unwrap().to_string(), "f5");
+//! ```
+//!
+//! A pass is a move (`PA`), legal exactly when the side to move has no move and the opponent
+//! has one; the game ends when neither side can move.
+//!
+//! - [`Othello`] and [`Move`]: the rules ([`duel_core::Game`]), with the bitboard helpers the
+//!   evaluators and the solver use; [`bitboard`] holds the move and flip generation itself.
+//! - [`ggf`]: game records as NBoard sends them ([`parse_ggf`], [`to_ggf`]).
+//! - [`perft`]: the reference count and the fast bulk-counting one.
+//! - [`Textbook`]: the founding text's evaluation and its corner rule for move ordering.
+//! - [`solver`]: the exact endgame solver ([`Solver`]), disc difference with empties to the
+//!   winner, as the FFO test positions count it.
+
+pub mod bitboard;
+mod board;
+pub mod ggf;
+pub mod perft;
+pub mod solver;
+mod textbook;
+
+pub use board::{final_score, Move, Othello};
+pub use ggf::{parse_ggf, to_ggf};
+pub use solver::{Solution, Solver};
+pub use textbook::{Feature, Textbook, CORNER_AFTER_X_HINT, HINT_SCALE, SQUARE_WEIGHTS, WEIGHTS};

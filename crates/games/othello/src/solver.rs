@@ -1,0 +1,873 @@
+//! The exact endgame solver: the final disc difference under perfect play, empty squares going
+//! to the winner (the FFO convention), and a move that reaches it.
+//!
+//! Principal variation search at the root and along the first line, null-window searches
+//! everywhere else. Phases by the number of empty squares:
+//!
+//! - **many empties** ([`TT_MIN_EMPTIES`] and up): a transposition table of bounds, enhanced
+//!   transposition cut-off (look up every child before searching any), the stability cut-off
+//!   (the opponent's stable discs cap our score), and fastest-first ordering (the move that
+//!   leaves the opponent fewest replies first), refined by a shallow search near the root;
+//! - **few empties**: no table and no move list; the empty squares are tried directly, those in
+//!   quadrants with an odd number of empties first (parity: the last move of a region is worth
+//!   having);
+//! - **one empty**: the score is counted from the flips of that one square, no move played.
+//!
+//! Every final score is even (64 discs and empties split between winner and total), so the
+//! driver only ever needs windows between even numbers.
+
+use duel_core::Game;
+
+use crate::bitboard::{flips, last_flip_count, moves, neighbours, stable, CORNERS, X_SQUARES};
+use crate::board::final_score;
+use crate::{Move, Othello};
+
+/// From this many empty squares up, nodes use the table, sorted moves and the cut-offs.
+pub const TT_MIN_EMPTIES: u32 = 7;
+
+/// From this many empty squares up, nodes try enhanced transposition cut-off.
+pub const ETC_MIN_EMPTIES: u32 = 12;
+
+/// From this many empties up, moves are sorted by a shallow search rather than by mobility
+/// alone.
+pub const SHALLOW_SORT_MIN_EMPTIES: u32 = 16;
+
+/// The stability cut-off is tried only from this alpha up: below it a cut needs so many
+/// stable discs that the test rarely pays for itself.
+const STABILITY_MIN_ALPHA: i32 = 4;
+
+/// Positions with at most this many empties use the small table.
+const NEAR_MAX_EMPTIES: u32 = 9;
+
+/// The small table: 2^16 entries (1.5 MiB).
+const NEAR_TT_BITS: u32 = 16;
+
+/// From this many empties up, [`Solver::solve`] guesses the value with a selective search and
+/// searches a window around it first.
+pub const GUESS_MIN_EMPTIES: u32 = 18;
+
+/// The selective search tries every move below this many empties (and solves exactly there).
+const SELECTIVE_MIN_EMPTIES: u32 = 10;
+
+/// How many moves the selective search tries at its larger nodes.
+const SELECTIVE_WIDTH: usize = 2;
+
+/// Potential mobility joins the sort key from this many empties up; nearer the end it changes
+/// the order too rarely to pay for itself.
+const POTENTIAL_MOBILITY_MIN_EMPTIES: u32 = 10;
+
+/// The default table: 2^21 entries of 24 bytes (48 MiB).
+pub const DEFAULT_TT_BITS: u32 = 21;
+
+/// Above every score.
+const INF: i32 = 127;
+
+/// Above every value of the ordering probe.
+const PROBE_INF: i32 = 1 << 20;
+
+/// The four 4×4 quadrants: parity ordering counts empties per quadrant.
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0F0F_0F0F,
+    0x0000_0000_F0F0_F0F0,
+    0x0F0F_0F0F_0000_0000,
+    0xF0F0_F0F0_0000_0000,
+];
+
+/// One table slot: the position itself (so two positions never share an entry, whatever
+/// their hashes), and what is known of its value.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    p: u64,
+    o: u64,
+    lower: i8,
+    upper: i8,
+    best: u8,
+    empties: u8,
+}
+
+impl Default for Entry {
+    /// No position (no real position has both boards empty), nothing known.
+    fn default() -> Self {
+        Entry {
+            p: 0,
+            o: 0,
+            lower: -64,
+            upper: 64,
+            best: 64,
+            empties: 0,
+        }
+    }
+}
+
+impl Entry {
+    #[inline]
+    fn holds(&self, p: u64, o: u64) -> bool {
+        self.p == p && self.o == o
+    }
+}
+
+/// The result of a solve.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Solution {
+    /// The exact final disc difference from the side to move, empties to the winner (or, from
+    /// [`Solver::solve_window`], a bound when it falls outside the window).
+    pub score: i32,
+    /// A move reaching `score` (`Move::PASS` if the only move is a pass); `None` when the game is
+    /// over.
+    pub best_move: Option<Move>,
+    /// Positions visited.
+    pub nodes: u64,
+}
+
+/// The exact solver, with its transposition table (kept between solves: the values it holds
+/// are exact facts about positions, whatever search produced them).
+pub struct Solver {
+    table: Vec<Entry>,
+    mask: usize,
+    near: Vec<Entry>,
+    nodes: u64,
+}
+
+impl std::fmt::Debug for Solver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Solver({} table entries)", self.table.len())
+    }
+}
+
+impl Default for Solver {
+    fn default() -> Self {
+        Solver::new(DEFAULT_TT_BITS)
+    }
+}
+
+/// Where a position goes in the table: a multiply-xorshift mix of both boards. Cheaper than
+/// keeping a Zobrist key through the copy-make search, and only needed at table nodes.
+#[inline]
+fn hash(p: u64, o: u64) -> u64 {
+    let h = p.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(31);
+    let h = (h ^ (h >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    h ^ (h >> 32)
+}
+
+/// The empties in quadrants holding an odd number of empties.
+#[inline]
+fn odd_quadrants(empties: u64) -> u64 {
+    let mut odd = 0;
+    for q in QUADRANTS {
+        if (empties & q).count_ones() & 1 == 1 {
+            odd |= q;
+        }
+    }
+    empties & odd
+}
+
+/// The score when `sq` is the only empty square and `p` is to move.
+#[inline]
+fn solve_1(p: u64, o: u64, sq: u32) -> i32 {
+    let pc = p.count_ones() as i32;
+    let n = last_flip_count(p, sq) as i32;
+    if n > 0 {
+        return 2 * (pc + n + 1) - 64;
+    }
+    let n = last_flip_count(o, sq) as i32;
+    if n > 0 {
+        return 2 * (pc - n) - 64;
+    }
+    // Nobody can take the last square: it goes to the winner (the difference is odd).
+    let d = 2 * pc - 63;
+    if d > 0 {
+        d + 1
+    } else {
+        d - 1
+    }
+}
+
+/// A move with what sorting needs.
+#[derive(Clone, Copy, Default)]
+struct Candidate {
+    sq: u32,
+    flips: u64,
+    key: i32,
+}
+
+impl Solver {
+    /// A solver with a table of 2^`tt_bits` entries (24 bytes each).
+    pub fn new(tt_bits: u32) -> Self {
+        let size = 1usize << tt_bits.min(32);
+        Solver {
+            table: vec![Entry::default(); size],
+            mask: size - 1,
+            near: vec![Entry::default(); 1 << NEAR_TT_BITS],
+            nodes: 0,
+        }
+    }
+
+    /// Forgets everything in the table.
+    pub fn clear(&mut self) {
+        self.table.fill(Entry::default());
+        self.near.fill(Entry::default());
+    }
+
+    /// The exact value of `pos` and a best move.
+    ///
+    /// From [`GUESS_MIN_EMPTIES`] empties up, a selective search first guesses the value and
+    /// orders the moves; the exact search then starts with a window around the guess and
+    /// widens it until the value falls inside.
+    pub fn solve(&mut self, pos: &Othello) -> Solution {
+        self.nodes = 0;
+        let (p, o) = (pos.player(), pos.opponent());
+        let n = pos.empties().count_ones();
+        if moves(p, o) == 0 || n < GUESS_MIN_EMPTIES {
+            return self.solve_window(pos, -64, 64);
+        }
+        let mut list = [Candidate::default(); 32];
+        let count = self.collect(p, o, &mut list);
+        let list = &mut list[..count];
+        self.score_moves(p, o, n, 64, list);
+        for c in list.iter_mut() {
+            let (np, no) = (o & !c.flips, p | c.flips | (1 << c.sq));
+            c.key = -self.selective(np, no, -64, 64, n - 1);
+        }
+        list.sort_by_key(|c| -c.key);
+        let guess = list[0].key;
+        let (mut alpha, mut beta) = ((guess - 1).max(-65), (guess + 1).min(65));
+        let mut delta = 2;
+        loop {
+            let (score, best) = self.root(p, o, alpha, beta, n, list);
+            if score <= alpha && alpha > -64 {
+                beta = score + 1;
+                alpha = (score - delta - 1).max(-65);
+            } else if score >= beta && beta < 64 {
+                alpha = score - 1;
+                beta = (score + delta + 1).min(65);
+            } else {
+                return Solution {
+                    score,
+                    best_move: Some(Move::square(best as u8)),
+                    nodes: self.nodes,
+                };
+            }
+            delta *= 2;
+        }
+    }
+
+    /// Fail-soft search in the window (`alpha`, `beta`): the exact value when it lies strictly
+    /// inside, else a bound on the same side (at most `alpha`, or at least `beta`). The best
+    /// move is exact only when the score is inside the window.
+    pub fn solve_window(&mut self, pos: &Othello, alpha: i32, beta: i32) -> Solution {
+        self.nodes = 0;
+        let (p, o) = (pos.player(), pos.opponent());
+        let n = pos.empties().count_ones();
+        if moves(p, o) == 0 {
+            if moves(o, p) == 0 {
+                return Solution {
+                    score: final_score(p, o),
+                    best_move: None,
+                    nodes: 1,
+                };
+            }
+            let score = -self.pvs(o, p, -beta, -alpha, n);
+            return Solution {
+                score,
+                best_move: Some(Move::PASS),
+                nodes: self.nodes,
+            };
+        }
+        let mut list = [Candidate::default(); 32];
+        let count = self.sorted_moves(p, o, n, &mut list);
+        let (score, best) = self.root(p, o, alpha, beta, n, &mut list[..count]);
+        Solution {
+            score,
+            best_move: Some(Move::square(best as u8)),
+            nodes: self.nodes,
+        }
+    }
+
+    /// The root: principal variation search over `list` (sorted), returning the move as well.
+    /// The best move is brought to the front for the next search.
+    fn root(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        n: u32,
+        list: &mut [Candidate],
+    ) -> (i32, u32) {
+        self.nodes += 1;
+        let mut best = -INF;
+        let mut best_i = 0;
+        for (i, c) in list.iter().enumerate() {
+            let (np, no) = (o & !c.flips, p | c.flips | (1 << c.sq));
+            let v = if i == 0 {
+                -self.pvs(np, no, -beta, -alpha, n - 1)
+            } else {
+                let mut v = -self.nws(np, no, -alpha - 1, n - 1);
+                if v > alpha && v < beta {
+                    v = -self.pvs(np, no, -beta, -v, n - 1);
+                }
+                v
+            };
+            if v > best {
+                best = v;
+                best_i = i;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        list[..=best_i].rotate_right(1);
+        (best, list[0].sq)
+    }
+
+    /// A guess of the value for ordering and for the first window: alpha-beta in which nodes
+    /// with [`SELECTIVE_MIN_EMPTIES`] or more empties try only their [`SELECTIVE_WIDTH`] best
+    /// moves by the ordering keys; smaller subtrees are solved exactly (and feed the table).
+    fn selective(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32) -> i32 {
+        if n < SELECTIVE_MIN_EMPTIES {
+            return self.pvs(p, o, alpha, beta, n);
+        }
+        self.nodes += 1;
+        let mut list = [Candidate::default(); 32];
+        let count = self.collect(p, o, &mut list);
+        if count == 0 {
+            if moves(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -self.selective(o, p, -beta, -alpha, n);
+        }
+        self.score_moves(p, o, n, 64, &mut list[..count]);
+        list[..count].sort_by_key(|c| -c.key);
+        let mut best = -INF;
+        for c in list[..count.min(SELECTIVE_WIDTH)].iter() {
+            let (np, no) = (o & !c.flips, p | c.flips | (1 << c.sq));
+            let v = -self.selective(np, no, -beta, -alpha, n - 1);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Principal variation search in (`alpha`, `beta`), `n` empties, `p` to move.
+    fn pvs(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32) -> i32 {
+        if n < TT_MIN_EMPTIES {
+            let e = !(p | o);
+            return self.shallow(p, o, alpha, beta, e, parity_of(e), n);
+        }
+        self.nodes += 1;
+        let mut list = [Candidate::default(); 32];
+        let count = self.sorted_moves(p, o, n, &mut list);
+        if count == 0 {
+            if moves(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -self.pvs(o, p, -beta, -alpha, n);
+        }
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_sq = list[0].sq;
+        for (i, c) in list[..count].iter().enumerate() {
+            let (np, no) = (o & !c.flips, p | c.flips | (1 << c.sq));
+            let v = if i == 0 {
+                -self.pvs(np, no, -beta, -alpha, n - 1)
+            } else {
+                let mut v = -self.nws(np, no, -alpha - 1, n - 1);
+                if v > alpha && v < beta {
+                    v = -self.pvs(np, no, -beta, -v, n - 1);
+                }
+                v
+            };
+            if v > best {
+                best = v;
+                best_sq = c.sq;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.store(p, o, n, alpha0, beta, best, best_sq);
+        best
+    }
+
+    /// Null-window search: is the value above `alpha` (window `alpha`, `alpha + 1`)? Fail-soft.
+    fn nws(&mut self, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
+        if n < TT_MIN_EMPTIES {
+            let e = !(p | o);
+            return self.shallow(p, o, alpha, alpha + 1, e, parity_of(e), n);
+        }
+        self.nodes += 1;
+
+        // Stability cut-off: the opponent's stable discs are lost to us for good.
+        if alpha >= STABILITY_MIN_ALPHA && 64 - 2 * (o.count_ones() as i32) <= alpha {
+            let cap = 64 - 2 * (stable(o, p) & o).count_ones() as i32;
+            if cap <= alpha {
+                return cap;
+            }
+        }
+
+        let mut tt_move = 64;
+        if let Some(e) = self.probe_tt(p, o, n) {
+            let (lo, up) = (i32::from(e.lower), i32::from(e.upper));
+            if lo > alpha {
+                return lo;
+            }
+            if up <= alpha {
+                return up;
+            }
+            tt_move = u32::from(e.best);
+        }
+
+        let mut list = [Candidate::default(); 32];
+        let count = self.collect(p, o, &mut list);
+        if count == 0 {
+            if moves(o, p) == 0 {
+                return final_score(p, o);
+            }
+            return -self.nws(o, p, -alpha - 1, n);
+        }
+
+        if n >= ETC_MIN_EMPTIES {
+            for c in &list[..count] {
+                let (np, no) = (o & !c.flips, p | c.flips | (1 << c.sq));
+                // The child's upper bound, negated, is a lower bound for us.
+                if let Some(e) = self.probe_tt(np, no, n - 1) {
+                    if -i32::from(e.upper) > alpha {
+                        return -i32::from(e.upper);
+                    }
+                }
+            }
+        }
+
+        self.score_moves(p, o, n, tt_move, &mut list[..count]);
+        let mut best = -INF;
+        let mut best_sq = list[0].sq;
+        for i in 0..count {
+            pick_best(&mut list[i..count]);
+            let c = list[i];
+            let (np, no) = (o & !c.flips, p | c.flips | (1 << c.sq));
+            let v = -self.nws(np, no, -alpha - 1, n - 1);
+            if v > best {
+                best = v;
+                best_sq = c.sq;
+                if v > alpha {
+                    break;
+                }
+            }
+        }
+        self.store(p, o, n, alpha, alpha + 1, best, best_sq);
+        best
+    }
+
+    /// Records what a search in (`alpha`, `beta`) that returned `best` proved.
+    #[allow(clippy::too_many_arguments)]
+    fn store(&mut self, p: u64, o: u64, n: u32, alpha: i32, beta: i32, best: i32, best_sq: u32) {
+        let e = self.slot_for_store(p, o, n);
+        let (mut lo, mut up) = (-64, 64);
+        if e.holds(p, o) {
+            lo = i32::from(e.lower);
+            up = i32::from(e.upper);
+        }
+        if best > alpha {
+            lo = lo.max(best);
+        }
+        if best < beta {
+            up = up.min(best);
+        }
+        *e = Entry {
+            p,
+            o,
+            lower: lo as i8,
+            upper: up as i8,
+            best: best_sq as u8,
+            empties: n as u8,
+        };
+    }
+
+    /// What the table knows of the position (`p` to move, `n` empties).
+    #[inline]
+    fn probe_tt(&self, p: u64, o: u64, n: u32) -> Option<Entry> {
+        let key = hash(p, o) as usize;
+        if n <= NEAR_MAX_EMPTIES {
+            let e = self.near[key & ((1 << NEAR_TT_BITS) - 1)];
+            return e.holds(p, o).then_some(e);
+        }
+        let i = key & self.mask;
+        let (a, b) = (self.table[i], self.table[i ^ 1]);
+        if a.holds(p, o) {
+            Some(a)
+        } else if b.holds(p, o) {
+            Some(b)
+        } else {
+            None
+        }
+    }
+
+    /// Where to store a position: near the end of the game, a small table that stays in cache
+    /// (most table nodes are there, and a probe that misses the cache costs as much as many
+    /// small searches); further up, the main table, in buckets of two where the position's
+    /// own slot is reused, or else the one holding the smaller subtree is replaced.
+    #[inline]
+    fn slot_for_store(&mut self, p: u64, o: u64, n: u32) -> &mut Entry {
+        let key = hash(p, o) as usize;
+        if n <= NEAR_MAX_EMPTIES {
+            return &mut self.near[key & ((1 << NEAR_TT_BITS) - 1)];
+        }
+        let i = key & self.mask;
+        let j = if self.table[i].holds(p, o) {
+            i
+        } else if self.table[i ^ 1].holds(p, o) || self.table[i ^ 1].empties < self.table[i].empties
+        {
+            i ^ 1
+        } else {
+            i
+        };
+        &mut self.table[j]
+    }
+
+    /// The legal moves of `p`, with their flips, unsorted.
+    #[inline]
+    fn collect(&self, p: u64, o: u64, list: &mut [Candidate; 32]) -> usize {
+        let mut m = moves(p, o);
+        let mut count = 0;
+        while m != 0 {
+            let sq = m.trailing_zeros();
+            list[count] = Candidate {
+                sq,
+                flips: flips(p, o, sq),
+                key: 0,
+            };
+            count += 1;
+            m &= m - 1;
+        }
+        count
+    }
+
+    /// Gives each move its sort key: the table's move first, then fewest replies for the
+    /// opponent (corner replies counting double), a bonus for corners and for odd regions.
+    fn score_moves(&mut self, p: u64, o: u64, n: u32, tt_move: u32, list: &mut [Candidate]) {
+        let empties = !(p | o);
+        let odd = odd_quadrants(empties);
+        for c in list.iter_mut() {
+            let bit = 1u64 << c.sq;
+            if c.sq == tt_move {
+                c.key = 1 << 30;
+                continue;
+            }
+            let (np, no) = (o & !c.flips, p | c.flips | bit);
+            let reply = moves(np, no);
+            // Fastest first: the fewer replies (corners counting double), the smaller the tree.
+            let mut key = -((reply.count_ones() + (reply & CORNERS).count_ones()) as i32) * 64;
+            // Potential mobility: the fewer empties next to our discs, the fewer future replies.
+            if n >= POTENTIAL_MOBILITY_MIN_EMPTIES {
+                key -= (neighbours(no) & !(np | no)).count_ones() as i32 * 4;
+            }
+            if bit & CORNERS != 0 {
+                key += 32;
+            }
+            if bit & X_SQUARES != 0 {
+                key -= 32;
+            }
+            if bit & odd != 0 {
+                key += 16;
+            }
+            if n >= SHALLOW_SORT_MIN_EMPTIES {
+                // A shallow search: what the opponent can make of the position, roughly.
+                let depth = if n >= 22 {
+                    4
+                } else if n >= 19 {
+                    3
+                } else {
+                    2
+                };
+                key -= self.probe(np, no, -PROBE_INF, PROBE_INF, n - 1, depth) * 64;
+            }
+            c.key = key;
+        }
+    }
+
+    /// Generates and sorts the moves for a PV node (root or first line).
+    fn sorted_moves(&mut self, p: u64, o: u64, n: u32, list: &mut [Candidate; 32]) -> usize {
+        let count = self.collect(p, o, list);
+        if count == 0 {
+            return 0;
+        }
+        let tt_move = self.probe_tt(p, o, n).map_or(64, |e| u32::from(e.best));
+        self.score_moves(p, o, n, tt_move, &mut list[..count]);
+        list[..count].sort_by_key(|c| -c.key);
+        count
+    }
+
+    /// A cheap estimate for ordering: a depth-limited alpha-beta search whose leaves are a
+    /// mobility-based evaluation. `n` empties, `depth` plies.
+    fn probe(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32, depth: u32) -> i32 {
+        if depth == 0 || n == 0 {
+            return estimate(p, o);
+        }
+        let mut m = moves(p, o);
+        if m == 0 {
+            if moves(o, p) == 0 {
+                return final_score(p, o) * 16;
+            }
+            return -self.probe(o, p, -beta, -alpha, n, depth - 1);
+        }
+        let mut best = -PROBE_INF;
+        while m != 0 {
+            let sq = m.trailing_zeros();
+            m &= m - 1;
+            let f = flips(p, o, sq);
+            let v = -self.probe(o & !f, p | f | (1 << sq), -beta, -alpha, n - 1, depth - 1);
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Few empties: no table, no move list. Tries the empties in odd quadrants first;
+    /// `parity` has bit q set when quadrant q holds an odd number of empties.
+    #[allow(clippy::too_many_arguments)]
+    fn shallow(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        empties: u64,
+        parity: u32,
+        n: u32,
+    ) -> i32 {
+        if n == 2 {
+            return self.solve_2(p, o, alpha, beta, empties);
+        }
+        if n == 1 {
+            self.nodes += 1;
+            return solve_1(p, o, empties.trailing_zeros());
+        }
+        self.nodes += 1;
+        let mut best = -INF;
+        let odd = empties & PARITY_MASKS[parity as usize];
+        for set in [odd, empties & !odd] {
+            let mut s = set;
+            while s != 0 {
+                let sq = s.trailing_zeros();
+                s &= s - 1;
+                // Only squares next to an opponent disc can flip anything.
+                if NEIGHBOURS[sq as usize] & o == 0 {
+                    continue;
+                }
+                let f = flips(p, o, sq);
+                if f == 0 {
+                    continue;
+                }
+                let bit = 1u64 << sq;
+                let v = -self.shallow(
+                    o & !f,
+                    p | f | bit,
+                    -beta,
+                    -alpha,
+                    empties ^ bit,
+                    parity ^ quadrant(sq),
+                    n - 1,
+                );
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        alpha = v;
+                        if v >= beta {
+                            return v;
+                        }
+                    }
+                }
+            }
+        }
+        if best > -INF {
+            return best;
+        }
+        if moves(o, p) == 0 {
+            return final_score(p, o);
+        }
+        -self.shallow(o, p, -beta, -alpha, empties, parity, n)
+    }
+
+    /// Two empties, `p` to move: both orders tried directly, the pass handled in place.
+    fn solve_2(&mut self, p: u64, o: u64, alpha: i32, beta: i32, empties: u64) -> i32 {
+        self.nodes += 1;
+        let a = empties.trailing_zeros();
+        let b = 63 - empties.leading_zeros();
+        let mut best = -INF;
+        for (x, y) in [(a, b), (b, a)] {
+            if NEIGHBOURS[x as usize] & o == 0 {
+                continue;
+            }
+            let f = flips(p, o, x);
+            if f != 0 {
+                self.nodes += 1;
+                let v = -solve_1(o & !f, p | f | (1 << x), y);
+                if v > best {
+                    best = v;
+                    if v >= beta {
+                        return v;
+                    }
+                }
+            }
+        }
+        if best > -INF {
+            return best;
+        }
+        // We pass: the opponent picks, and every value is ours after its move.
+        let mut worst = INF;
+        for (x, y) in [(a, b), (b, a)] {
+            if NEIGHBOURS[x as usize] & p == 0 {
+                continue;
+            }
+            let f = flips(o, p, x);
+            if f != 0 {
+                self.nodes += 1;
+                let v = solve_1(p & !f, o | f | (1 << x), y);
+                if v < worst {
+                    worst = v;
+                    if v <= alpha {
+                        return v;
+                    }
+                }
+            }
+        }
+        if worst < INF {
+            return worst;
+        }
+        final_score(p, o)
+    }
+}
+
+/// The bit of the quadrant holding `sq` in a parity set.
+#[inline]
+fn quadrant(sq: u32) -> u32 {
+    1 << (((sq >> 2) & 1) | ((sq >> 4) & 2))
+}
+
+/// The parity bits of a set of empties.
+#[inline]
+fn parity_of(empties: u64) -> u32 {
+    let mut parity = 0;
+    for (q, mask) in QUADRANTS.iter().enumerate() {
+        parity |= ((empties & mask).count_ones() & 1) << q;
+    }
+    parity
+}
+
+/// The squares of the quadrants named by each set of parity bits.
+const PARITY_MASKS: [u64; 16] = {
+    let mut m = [0u64; 16];
+    let mut bits = 0;
+    while bits < 16 {
+        let mut q = 0;
+        while q < 4 {
+            if bits & (1 << q) != 0 {
+                m[bits] |= QUADRANTS[q];
+            }
+            q += 1;
+        }
+        bits += 1;
+    }
+    m
+};
+
+/// The squares around each square.
+const NEIGHBOURS: [u64; 64] = {
+    let mut m = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (f, r) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut df = -1;
+        while df <= 1 {
+            let mut dr = -1;
+            while dr <= 1 {
+                let (nf, nr) = (f + df, r + dr);
+                if (df != 0 || dr != 0) && nf >= 0 && nf < 8 && nr >= 0 && nr < 8 {
+                    m[sq] |= 1 << (nr * 8 + nf);
+                }
+                dr += 1;
+            }
+            df += 1;
+        }
+        sq += 1;
+    }
+    m
+};
+
+/// The move with the highest key to the front (a selection step: most nodes cut on the first
+/// move, so a full sort would be wasted).
+#[inline]
+fn pick_best(list: &mut [Candidate]) {
+    let mut best = 0;
+    for i in 1..list.len() {
+        if list[i].key > list[best].key {
+            best = i;
+        }
+    }
+    list.swap(0, best);
+}
+
+/// A rough value for ordering only: the textbook's terms.
+#[inline]
+fn estimate(p: u64, o: u64) -> i32 {
+    let mp = moves(p, o).count_ones() as i32;
+    let mo = moves(o, p).count_ones() as i32;
+    let e = !(p | o);
+    let pot = (neighbours(o) & e).count_ones() as i32 - (neighbours(p) & e).count_ones() as i32;
+    let mut sw = 0;
+    let mut b = p;
+    while b != 0 {
+        sw += crate::SQUARE_WEIGHTS[b.trailing_zeros() as usize];
+        b &= b - 1;
+    }
+    let mut b = o;
+    while b != 0 {
+        sw -= crate::SQUARE_WEIGHTS[b.trailing_zeros() as usize];
+        b &= b - 1;
+    }
+    let corners = (p & CORNERS).count_ones() as i32 - (o & CORNERS).count_ones() as i32;
+    (sw + (mp - mo) * 10 + pot * 3 + corners * 50) / 8
+}
+
+/// Solves `pos` with a fresh default solver: a convenience for one-off use.
+pub fn solve(pos: &Othello) -> Solution {
+    Solver::default().solve(pos)
+}
+
+/// The value of every legal move, best first, for `duel solve` to list all best moves: each
+/// move is solved exactly (the table is shared, so later moves are cheaper).
+pub fn solve_all_moves(solver: &mut Solver, pos: &Othello) -> Vec<(Move, i32)> {
+    let mut list = Vec::new();
+    pos.generate_moves(&mut list);
+    let mut out: Vec<(Move, i32)> = list
+        .into_iter()
+        .map(|mv| {
+            let mut child = pos.clone();
+            child.play(mv);
+            (mv, -solver.solve(&child).score)
+        })
+        .collect();
+    out.sort_by_key(|&(mv, v)| (-v, mv));
+    out
+}

@@ -1,0 +1,152 @@
+//! The exact solver against the FFO scores and best moves, and against plain minimax.
+
+mod common;
+
+use duel_core::{Game, SplitMix64};
+use duel_othello::solver::solve_all_moves;
+use duel_othello::{Move, Othello, Solver};
+
+/// Plain negamax to the end of the game: the oracle for small positions.
+fn minimax(pos: &mut Othello) -> i32 {
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    if moves.is_empty() {
+        return pos.final_score();
+    }
+    let mut best = i32::MIN;
+    for mv in moves {
+        pos.play(mv);
+        best = best.max(-minimax(pos));
+        pos.undo(mv);
+    }
+    best
+}
+
+fn check_ffo(file: &str, first: u32, last: u32) {
+    let mut solver = Solver::new(20);
+    for case in common::ffo(file, first, last) {
+        let s = solver.solve(&case.pos);
+        assert_eq!(s.score, case.score, "FFO #{} score", case.id);
+        let mv = s.best_move.expect("FFO positions are not finished");
+        assert!(
+            case.best.contains(&mv),
+            "FFO #{}: {mv} is not among the best moves {:?}",
+            case.id,
+            case.best
+        );
+        // The move really reaches the score.
+        let mut child = case.pos.clone();
+        child.play(mv);
+        assert_eq!(
+            -solver.solve(&child).score,
+            case.score,
+            "FFO #{} after {mv}",
+            case.id
+        );
+    }
+}
+
+#[test]
+fn ffo_1_to_19() {
+    check_ffo("ffo-1-39.txt", 1, 19);
+}
+
+/// From 18 empties `solve` guesses the value and searches a window around it: it must agree
+/// with one full-window search and with the file.
+#[test]
+fn guessed_window_agrees_with_full_window() {
+    let mut solver = Solver::new(20);
+    for case in common::ffo("ffo-1-39.txt", 23, 24) {
+        assert!(case.pos.empties().count_ones() >= duel_othello::solver::GUESS_MIN_EMPTIES);
+        let guessed = solver.solve(&case.pos);
+        solver.clear();
+        let full = solver.solve_window(&case.pos, -64, 64);
+        assert_eq!((guessed.score, full.score), (case.score, case.score));
+        assert!(case.best.contains(&guessed.best_move.unwrap()));
+    }
+}
+
+#[ignore = "slow: about 20 s in release"]
+#[test]
+fn ffo_20_to_39() {
+    check_ffo("ffo-1-39.txt", 20, 39);
+}
+
+#[ignore = "slow: about 15 s in release"]
+#[test]
+fn ffo_40_to_44() {
+    check_ffo("ffo-40-59.txt", 40, 44);
+}
+
+/// Random positions with up to 10 empties, passes and early ends included: the solver's score
+/// is minimax's, its move reaches it, and a window returns a bound on the right side.
+#[test]
+fn agrees_with_minimax_near_the_end() {
+    let mut rng = SplitMix64::new(9);
+    let mut solver = Solver::new(16);
+    let mut moves = Vec::new();
+    let mut positions = Vec::new();
+    for game in 0..300 {
+        let mut pos = Othello::start();
+        let stop = 1 + game % 10;
+        while pos.empties().count_ones() > stop && !pos.is_over() {
+            pos.generate_moves(&mut moves);
+            pos.play(moves[rng.below(moves.len())]);
+        }
+        positions.push(pos);
+    }
+    let mut passes = 0;
+    for pos in positions {
+        let exact = minimax(&mut pos.clone());
+        let s = solver.solve(&pos);
+        assert_eq!(s.score, exact, "{}", pos.to_text());
+        match s.best_move {
+            None => assert!(pos.is_over()),
+            Some(mv) => {
+                passes += usize::from(mv.is_pass());
+                let mut child = pos.clone();
+                child.play(mv);
+                assert_eq!(-minimax(&mut child), exact, "{} {mv}", pos.to_text());
+            }
+        }
+        for (alpha, beta) in [(-64, exact), (exact, 64), (exact - 2, exact + 2), (-1, 1)] {
+            let b = solver.solve_window(&pos, alpha, beta).score;
+            if exact <= alpha {
+                assert!(b <= alpha && b >= exact, "fail low {b} {exact}");
+            } else if exact >= beta {
+                assert!(b >= beta && b <= exact, "fail high {b} {exact}");
+            } else {
+                assert_eq!(b, exact);
+            }
+        }
+    }
+    assert!(passes > 0, "the sample should include a forced pass");
+}
+
+#[test]
+fn finished_and_forced_positions() {
+    let mut solver = Solver::new(10);
+    let over = Othello::from_text(&format!("X{} O", "-".repeat(63))).unwrap();
+    let s = solver.solve(&over);
+    assert_eq!((s.score, s.best_move), (-64, None));
+    // X must pass; O takes c1 and everything: O ends with 3 discs to none, 61 empties its own.
+    let forced = Othello::from_text(&format!("OX{} X", "-".repeat(62))).unwrap();
+    let s = solver.solve(&forced);
+    assert_eq!((s.score, s.best_move), (-64, Some(Move::PASS)));
+}
+
+#[test]
+fn every_move_valued() {
+    let case = &common::ffo("ffo-1-39.txt", 4, 4)[0];
+    let mut solver = Solver::new(18);
+    let all = solve_all_moves(&mut solver, &case.pos);
+    let best: Vec<Move> = all
+        .iter()
+        .filter(|(_, v)| *v == case.score)
+        .map(|(m, _)| *m)
+        .collect();
+    let mut want = case.best.clone();
+    want.sort();
+    assert_eq!(best, want, "FFO #4 lists every best move");
+    assert!(all.windows(2).all(|w| w[0].1 >= w[1].1));
+}

@@ -1,0 +1,297 @@
+//! The NBoard protocol (version 2), spoken by the NBoard Othello GUI.
+//!
+//! | GUI sends | meaning | engine answers |
+//! |---|---|---|
+//! | `nboard 2` | protocol version, first line of a session | `set myname NAME` |
+//! | `set depth N` | midgame search depth | nothing |
+//! | `set game GGF` | all further commands concern the end of this game | nothing |
+//! | `set contempt N` | contempt, in centi-discs | nothing |
+//! | `move MV[/EVAL[/TIME]]` | a move was played (also bare `MV`) | nothing |
+//! | `hint N` | evaluate the best N moves | `status ...`, `search PV EVAL 0 DEPTH` lines, `status` |
+//! | `go` | choose a move (the board is not changed) | `status ...`, `nodestats ...`, `=== MV/EVAL/TIME`, `status` |
+//! | `ping N` | stop thinking, then acknowledge | `pong N` |
+//! | `learn` | add the game to the book | `learned` |
+//! | `analyze` | evaluate every position of the game | `analysis MOVE_NUMBER EVAL` lines, `status` |
+//! | `quit` | end the session | nothing |
+//!
+//! The protocol has no error reply: malformed lines are answered with a `status` line naming the
+//! problem (the GUI shows it) and otherwise ignored, as the protocol asks of unknown commands.
+
+use std::fmt;
+
+use thiserror::Error;
+
+/// A line from the GUI.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    /// `nboard VERSION`.
+    Nboard(u32),
+    /// `set depth N`.
+    SetDepth(u32),
+    /// `set game GGF`: the GGF text, unparsed (the game crate reads it).
+    SetGame(String),
+    /// `set contempt N`.
+    SetContempt(i32),
+    /// `move MV/EVAL/TIME`, or a bare move: the move text, unparsed (the game checks it).
+    Move(String),
+    /// `hint N`.
+    Hint(u32),
+    /// `go`.
+    Go,
+    /// `ping N`: the token is echoed as given.
+    Ping(String),
+    /// `learn`.
+    Learn,
+    /// `analyze`.
+    Analyze,
+    /// `quit`.
+    Quit,
+}
+
+/// What was wrong with a line.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ParseError {
+    /// An empty line.
+    #[error("empty line")]
+    Empty,
+    /// A command this engine does not know.
+    #[error("unknown command '{0}'")]
+    Unknown(String),
+    /// A known command with a missing or malformed argument.
+    #[error("bad argument for '{command}': {reason}")]
+    BadArgument {
+        /// The command.
+        command: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+fn bad(command: &str, reason: impl Into<String>) -> ParseError {
+    ParseError::BadArgument {
+        command: command.to_string(),
+        reason: reason.into(),
+    }
+}
+
+fn number<T: std::str::FromStr>(command: &str, arg: Option<&str>) -> Result<T, ParseError> {
+    let arg = arg.ok_or_else(|| bad(command, "a number is missing"))?;
+    arg.parse()
+        .map_err(|_| bad(command, format!("'{arg}' is not a valid number")))
+}
+
+/// Reads one line from the GUI.
+pub fn parse(line: &str) -> Result<Command, ParseError> {
+    let line = line.trim();
+    let (word, rest) = match line.split_once(char::is_whitespace) {
+        Some((w, r)) => (w, r.trim()),
+        None => (line, ""),
+    };
+    let first_arg = rest.split_whitespace().next();
+    match word {
+        "" => Err(ParseError::Empty),
+        "nboard" => Ok(Command::Nboard(number("nboard", first_arg)?)),
+        "set" => {
+            let (what, value) = match rest.split_once(char::is_whitespace) {
+                Some((w, v)) => (w, v.trim()),
+                None => (rest, ""),
+            };
+            match what {
+                "depth" => {
+                    let d: u32 = number("set depth", value.split_whitespace().next())?;
+                    if d == 0 || d > 60 {
+                        return Err(bad("set depth", format!("{d} is not in 1..=60")));
+                    }
+                    Ok(Command::SetDepth(d))
+                }
+                "game" if value.is_empty() => Err(bad("set game", "the GGF game is missing")),
+                "game" => Ok(Command::SetGame(value.to_string())),
+                "contempt" => Ok(Command::SetContempt(number(
+                    "set contempt",
+                    value.split_whitespace().next(),
+                )?)),
+                "" => Err(bad("set", "nothing to set")),
+                other => Err(ParseError::Unknown(format!("set {other}"))),
+            }
+        }
+        "move" => match first_arg {
+            // Eval and time after the move are advisory; only the move matters.
+            Some(mv) => Ok(Command::Move(
+                mv.split('/').next().unwrap_or(mv).to_string(),
+            )),
+            None => Err(bad("move", "the move is missing")),
+        },
+        "hint" => {
+            let n: u32 = number("hint", first_arg)?;
+            if n == 0 {
+                return Err(bad("hint", "0 moves asked for"));
+            }
+            Ok(Command::Hint(n))
+        }
+        "go" => Ok(Command::Go),
+        "ping" => Ok(Command::Ping(first_arg.unwrap_or("").to_string())),
+        "learn" => Ok(Command::Learn),
+        "analyze" => Ok(Command::Analyze),
+        "quit" => Ok(Command::Quit),
+        // NBoard 1.1 sent bare moves ("F5"); accept any two-character word as one.
+        w if w.len() == 2 && rest.is_empty() => Ok(Command::Move(w.to_string())),
+        other => Err(ParseError::Unknown(other.to_string())),
+    }
+}
+
+/// A line to the GUI.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    /// `set myname NAME`.
+    MyName(String),
+    /// `pong N`.
+    Pong(String),
+    /// `status TEXT` (empty text clears the status line).
+    Status(String),
+    /// `nodestats NODES SECONDS`.
+    NodeStats {
+        /// Nodes since the search began.
+        nodes: u64,
+        /// Seconds since the search began.
+        seconds: f64,
+    },
+    /// `=== MV/EVAL/TIME`: the move the engine would play.
+    Best {
+        /// The move.
+        mv: String,
+        /// Its value in discs, from the side to move.
+        eval: f64,
+        /// Seconds spent.
+        seconds: f64,
+    },
+    /// `search PV EVAL 0 DEPTH`: one evaluated move for `hint`.
+    Search {
+        /// The line, moves written together without spaces (`F5d6C3`).
+        pv: String,
+        /// Value in discs, from the side to move.
+        eval: f64,
+        /// Depth searched; `100%` style exact results are shown as the depth to the end.
+        depth: String,
+    },
+    /// `learned`.
+    Learned,
+    /// `analysis MOVE_NUMBER EVAL`: the value of the position after `MOVE_NUMBER` moves.
+    Analysis {
+        /// Moves played before the position.
+        move_number: usize,
+        /// Value in discs, from the side to move.
+        eval: f64,
+    },
+}
+
+impl fmt::Display for Reply {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reply::MyName(n) => write!(f, "set myname {n}"),
+            Reply::Pong(n) => write!(f, "pong {n}"),
+            Reply::Status(s) if s.is_empty() => write!(f, "status"),
+            Reply::Status(s) => write!(f, "status {s}"),
+            Reply::NodeStats { nodes, seconds } => write!(f, "nodestats {nodes} {seconds:.2}"),
+            Reply::Best { mv, eval, seconds } => write!(f, "=== {mv}/{eval:.2}/{seconds:.1}"),
+            Reply::Search { pv, eval, depth } => write!(f, "search {pv} {eval:.2} 0 {depth}"),
+            Reply::Learned => write!(f, "learned"),
+            Reply::Analysis { move_number, eval } => write!(f, "analysis {move_number} {eval:.2}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn well_formed_lines() {
+        assert_eq!(parse("nboard 2"), Ok(Command::Nboard(2)));
+        assert_eq!(parse("set depth 12"), Ok(Command::SetDepth(12)));
+        assert_eq!(parse("set contempt -150"), Ok(Command::SetContempt(-150)));
+        let ggf = "(;GM[Othello]PC[NBoard]BO[8 ---------------------------O*------*O--------------------------- *]B[F5];)";
+        assert_eq!(
+            parse(&format!("set game {ggf}")),
+            Ok(Command::SetGame(ggf.to_string()))
+        );
+        assert_eq!(parse("move F5/-1.00/3.2"), Ok(Command::Move("F5".into())));
+        assert_eq!(parse("move PA"), Ok(Command::Move("PA".into())));
+        assert_eq!(parse("F5"), Ok(Command::Move("F5".into())));
+        assert_eq!(parse("hint 3"), Ok(Command::Hint(3)));
+        assert_eq!(parse("  go  "), Ok(Command::Go));
+        assert_eq!(parse("ping 17"), Ok(Command::Ping("17".into())));
+        assert_eq!(parse("learn"), Ok(Command::Learn));
+        assert_eq!(parse("analyze"), Ok(Command::Analyze));
+        assert_eq!(parse("quit"), Ok(Command::Quit));
+    }
+
+    #[test]
+    fn malformed_lines_are_typed_errors() {
+        assert_eq!(parse(""), Err(ParseError::Empty));
+        assert!(matches!(parse("fly away"), Err(ParseError::Unknown(c)) if c == "fly"));
+        assert!(
+            matches!(parse("set colour red"), Err(ParseError::Unknown(c)) if c == "set colour")
+        );
+        for line in [
+            "set depth",
+            "set depth x",
+            "set depth 0",
+            "set depth 99",
+            "hint",
+            "hint -1",
+            "hint 0",
+            "move",
+            "set game",
+            "nboard two",
+            "set",
+        ] {
+            assert!(
+                matches!(parse(line), Err(ParseError::BadArgument { .. })),
+                "{line}"
+            );
+        }
+        let e = parse("set depth x").unwrap_err().to_string();
+        assert!(e.contains("set depth") && e.contains("'x'"), "{e}");
+    }
+
+    #[test]
+    fn replies_print_as_the_protocol_wants() {
+        assert_eq!(Reply::MyName("duel".into()).to_string(), "set myname duel");
+        assert_eq!(Reply::Pong("3".into()).to_string(), "pong 3");
+        assert_eq!(Reply::Status(String::new()).to_string(), "status");
+        assert_eq!(
+            Reply::Best {
+                mv: "d6".into(),
+                eval: -1.0,
+                seconds: 0.25
+            }
+            .to_string(),
+            "=== d6/-1.00/0.2"
+        );
+        assert_eq!(
+            Reply::Search {
+                pv: "F5d6C3".into(),
+                eval: 2.5,
+                depth: "12".into()
+            }
+            .to_string(),
+            "search F5d6C3 2.50 0 12"
+        );
+        assert_eq!(
+            Reply::NodeStats {
+                nodes: 35805,
+                seconds: 0.004
+            }
+            .to_string(),
+            "nodestats 35805 0.00"
+        );
+        assert_eq!(
+            Reply::Analysis {
+                move_number: 8,
+                eval: 4.0
+            }
+            .to_string(),
+            "analysis 8 4.00"
+        );
+    }
+}

@@ -69,6 +69,27 @@ fn discs(score: Score) -> f64 {
     }
 }
 
+/// What a worker job is given: the position, the depth, and where to answer.
+struct Job {
+    pos: Othello,
+    depth: u32,
+    opts: NboardOptions,
+    out: Out,
+    start: Instant,
+}
+
+impl Job {
+    fn evaluate(
+        &self,
+        tools: &mut Tools,
+        pos: &Othello,
+        depth: u32,
+        stop: &AtomicBool,
+    ) -> Option<(f64, Vec<Move>, u32, u64)> {
+        evaluate(tools, pos, depth, &self.opts, stop, &self.out, self.start)
+    }
+}
+
 /// What the worker thread owns while it runs, handed back when it ends.
 struct Tools {
     searcher: Searcher<Othello, Textbook>,
@@ -191,8 +212,14 @@ impl Session {
         }
     }
 
-    /// Starts `job` on the worker thread with the tools.
-    fn spawn(&mut self, job: impl FnOnce(&mut Tools, &AtomicBool) + Send + 'static) {
+    /// Starts `job` on the worker thread with the tools, framed by the status lines NBoard
+    /// shows while the engine works ("duel is thinking", then a cleared status).
+    fn spawn(
+        &mut self,
+        doing: &str,
+        pos: Othello,
+        job: impl FnOnce(&mut Tools, &AtomicBool, &Job) + Send + 'static,
+    ) {
         let mut tools = self
             .tools
             .take()
@@ -201,8 +228,18 @@ impl Session {
         // between searches look at it too: clear it here, before anything runs.
         self.stop.store(false, Ordering::Relaxed);
         let stop = Arc::clone(&self.stop);
+        let ctx = Job {
+            pos,
+            depth: self.depth,
+            opts: self.opts.clone(),
+            out: Arc::clone(&self.out),
+            start: Instant::now(),
+        };
+        let status = format!("{} is {doing}", self.opts.name);
         self.worker = Some(std::thread::spawn(move || {
-            job(&mut tools, &stop);
+            send(&ctx.out, Reply::Status(status));
+            job(&mut tools, &stop, &ctx);
+            send(&ctx.out, Reply::Status(String::new()));
             tools
         }));
     }
@@ -288,39 +325,27 @@ impl Session {
             self.error("go: the game is over");
             return;
         }
-        let (pos, depth, opts, out) = (
-            self.pos.clone(),
-            self.depth,
-            self.opts.clone(),
-            Arc::clone(&self.out),
-        );
-        self.spawn(move |tools, stop| {
-            let start = Instant::now();
-            send(&out, Reply::Status(format!("{} is thinking", opts.name)));
+        self.spawn("thinking", self.pos.clone(), |tools, stop, job| {
             let mut moves = Vec::new();
-            pos.generate_moves(&mut moves);
-            // One legal move (a pass included): play it at once.
-            let result = if moves.len() == 1 {
-                Some((f64::NAN, moves.clone(), 0, 0))
-            } else {
-                evaluate(tools, &pos, depth, &opts, stop, &out, start)
+            job.pos.generate_moves(&mut moves);
+            // One legal move (a pass included): play it at once. Stopped before the first
+            // iteration ended: any legal move is better than none.
+            let (eval, mv) = match moves.len() {
+                1 => (0.0, moves[0]),
+                _ => match job.evaluate(tools, &job.pos, job.depth, stop) {
+                    Some((eval, pv, ..)) => (eval, pv.first().copied().unwrap_or(moves[0])),
+                    None => (0.0, moves[0]),
+                },
             };
-            let (eval, pv) = match result {
-                Some((eval, pv, _, _)) => (eval, pv),
-                // Stopped before the first iteration ended: any legal move is better than none.
-                None => (0.0, moves[..1].to_vec()),
-            };
-            let mv = pv.first().copied().unwrap_or(moves[0]);
-            let eval = if eval.is_nan() { 0.0 } else { eval };
+            let seconds = job.start.elapsed().as_secs_f64();
             send(
-                &out,
+                &job.out,
                 Reply::Best {
                     mv: mv.to_string(),
                     eval,
-                    seconds: start.elapsed().as_secs_f64(),
+                    seconds,
                 },
             );
-            send(&out, Reply::Status(String::new()));
         });
     }
 
@@ -329,33 +354,17 @@ impl Session {
             self.error("hint: the game is over");
             return;
         }
-        let (pos, depth, opts, out) = (
-            self.pos.clone(),
-            self.depth,
-            self.opts.clone(),
-            Arc::clone(&self.out),
-        );
-        self.spawn(move |tools, stop| {
-            let start = Instant::now();
-            send(&out, Reply::Status(format!("{} is thinking", opts.name)));
+        self.spawn("thinking", self.pos.clone(), move |tools, stop, job| {
             let mut moves = Vec::new();
-            pos.generate_moves(&mut moves);
+            job.pos.generate_moves(&mut moves);
             let mut lines = Vec::new();
             for mv in moves {
-                let mut child = pos.clone();
+                let mut child = job.pos.clone();
                 child.play(mv);
                 let value = if child.outcome().is_some() {
                     Some((-f64::from(child.final_score()), Vec::new(), 0, 1))
                 } else {
-                    evaluate(
-                        tools,
-                        &child,
-                        depth.saturating_sub(1).max(1),
-                        &opts,
-                        stop,
-                        &out,
-                        start,
-                    )
+                    job.evaluate(tools, &child, job.depth.saturating_sub(1).max(1), stop)
                 };
                 let Some((eval, pv, d, _)) = value else { break };
                 let mut line = vec![mv];
@@ -367,7 +376,7 @@ impl Session {
             lines.sort_by(|a, b| b.0.total_cmp(&a.0));
             for (eval, line, d) in lines.into_iter().take(n) {
                 send(
-                    &out,
+                    &job.out,
                     Reply::Search {
                         pv: pv_text(&line),
                         eval,
@@ -375,44 +384,34 @@ impl Session {
                     },
                 );
             }
-            send(&out, Reply::Status(String::new()));
         });
     }
 
     fn analyze(&mut self) {
-        let (begin, moves, depth, opts, out) = (
-            self.start.clone(),
-            self.moves.clone(),
-            self.depth,
-            self.opts.clone(),
-            Arc::clone(&self.out),
-        );
-        self.spawn(move |tools, stop| {
-            let start = Instant::now();
-            send(&out, Reply::Status(format!("{} is analysing", opts.name)));
+        let moves = self.moves.clone();
+        self.spawn("analysing", self.start.clone(), move |tools, stop, job| {
             // From the end of the game back to its start, as a player reviews a game.
             for k in (0..=moves.len()).rev() {
-                let mut pos = begin.clone();
+                let mut pos = job.pos.clone();
                 for &mv in &moves[..k] {
                     pos.play(mv);
                 }
                 let eval = if pos.outcome().is_some() {
                     f64::from(pos.final_score())
                 } else {
-                    match evaluate(tools, &pos, depth, &opts, stop, &out, start) {
+                    match job.evaluate(tools, &pos, job.depth, stop) {
                         Some((eval, ..)) => eval,
                         None => break,
                     }
                 };
                 send(
-                    &out,
+                    &job.out,
                     Reply::Analysis {
                         move_number: k,
                         eval,
                     },
                 );
             }
-            send(&out, Reply::Status(String::new()));
         });
     }
 }

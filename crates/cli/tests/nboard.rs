@@ -219,3 +219,26 @@ fn ping_interrupts_a_running_search() {
         lines[best][4..].split('/').next().unwrap()
     ));
 }
+
+#[test]
+fn a_line_of_invalid_utf8_does_not_end_the_session() {
+    let mut input = b"nboard 2\n".to_vec();
+    input.extend_from_slice(b"\xff\xfe garbage\n");
+    input.extend_from_slice(b"ping 9\n");
+    // Raw bytes: a &str could not carry them.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_duel"))
+        .args(["nboard", "--hash", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("duel runs");
+    child.stdin.take().unwrap().write_all(&input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("status error: unknown command"), "{text}");
+    assert!(
+        text.lines().any(|l| l == "pong 9"),
+        "the loop went on: {text}"
+    );
+}

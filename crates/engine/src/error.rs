@@ -34,12 +34,13 @@ pub enum EngineError {
     #[error(transparent)]
     Position(#[from] PositionError),
     /// One move of a move list given with a position was refused.
-    #[error("move {index} of the move list: {source}")]
+    // Not named `source`: the message already says why, and a source would be printed twice.
+    #[error("move {index} of the move list: {reason}")]
     MoveList {
         /// 1-based index of the move in the list.
         index: usize,
         /// Why it was refused.
-        source: MoveError,
+        reason: MoveError,
     },
     /// A move was refused.
     #[error(transparent)]

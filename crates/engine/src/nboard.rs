@@ -425,10 +425,22 @@ pub fn run(
     let out: Out = Arc::new(Mutex::new(Box::new(output)));
     let (tx, rx) = mpsc::channel::<String>();
     std::thread::spawn(move || {
-        for line in BufReader::new(input).lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
-                break;
+        let mut reader = BufReader::new(input);
+        let mut bytes = Vec::new();
+        loop {
+            bytes.clear();
+            // Bytes, not `lines()`: one line of invalid UTF-8 must not end the session. It is
+            // decoded with replacement characters and refused like any malformed line.
+            match reader.read_until(b'\n', &mut bytes) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    let line = String::from_utf8_lossy(&bytes)
+                        .trim_end_matches(['\n', '\r'])
+                        .to_string();
+                    if tx.send(line).is_err() {
+                        break;
+                    }
+                }
             }
         }
     });

@@ -191,9 +191,9 @@ impl<G: Supported, E: Evaluator<G>> Session for GameSession<G, E> {
             G::from_text(text)?
         };
         for (i, m) in moves.iter().enumerate() {
-            let mv = pos.parse_move(m).map_err(|source| EngineError::MoveList {
+            let mv = pos.parse_move(m).map_err(|reason| EngineError::MoveList {
                 index: i + 1,
-                source,
+                reason,
             })?;
             pos.play(mv);
         }

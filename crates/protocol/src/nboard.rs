@@ -188,6 +188,7 @@ impl fmt::Display for Reply {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Reply::MyName(n) => write!(f, "set myname {n}"),
+            Reply::Pong(n) if n.is_empty() => write!(f, "pong"),
             Reply::Pong(n) => write!(f, "pong {n}"),
             Reply::Status(s) if s.is_empty() => write!(f, "status"),
             Reply::Status(s) => write!(f, "status {s}"),

@@ -31,12 +31,14 @@
 
 pub mod bitboard;
 mod board;
+pub mod estimate;
 pub mod ggf;
 pub mod perft;
 pub mod solver;
 mod textbook;
 
 pub use board::{final_score, Move, Othello};
+pub use estimate::Estimate;
 pub use ggf::{parse_ggf, to_ggf};
 pub use solver::{Solution, Solver};
 pub use textbook::{Feature, Textbook, CORNER_AFTER_X_HINT, HINT_SCALE, SQUARE_WEIGHTS, WEIGHTS};

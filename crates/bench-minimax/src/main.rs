@@ -524,9 +524,11 @@ fn tictactoe(opts: &Options) {
     let (pd, pm) = perft_pair("ttt", 9, runs);
     perft_rows(&mut rows, "tic-tac-toe", 9, &pd, &pm);
 
-    // (b) The full solve from the empty board.
+    // (b) The full solve from the empty board. A solve takes well under a millisecond, so a
+    // best of `runs` would still catch cold caches and timer noise: take 20 times as many.
+    let solve_runs = runs * 20;
     let (ab, neg) = alternate(
-        runs,
+        solve_runs,
         || {
             timed(|| {
                 Reference::AlphaBetaSoft.search(&start, &OpenLines, 9, ReferenceOptions::default())
@@ -538,14 +540,25 @@ fn tictactoe(opts: &Options) {
             (t, (mv, s.root_value()))
         },
     );
-    let (searcher, _) = alternate(
-        runs,
-        || {
-            let mut s = Searcher::new(OpenLines, SearchConfig::default());
-            timed(|| s.search(&start, &Limits::default(), |_| {}))
-        },
-        || (),
-    );
+    // The engine twice: as it plays (iterative deepening) and as a fixed-depth search like
+    // Negamax's. Each run gets a fresh searcher, so an empty table; allocating it is not timed,
+    // as Negamax::new is not.
+    let engine = |iterative: bool, depth: Option<u32>| {
+        let config = SearchConfig {
+            iterative,
+            ..SearchConfig::default()
+        };
+        let start = &start;
+        move || {
+            let mut s = Searcher::new(OpenLines, config.clone());
+            let limits = Limits {
+                depth,
+                ..Limits::default()
+            };
+            timed(|| s.search(start, &limits, |_| {}))
+        }
+    };
+    let (searcher, fixed) = alternate(solve_runs, engine(true, None), engine(false, Some(9)));
     // Negamax reports no node count: count in separate runs (a counter slows the timed ones).
     let neg_nodes: Vec<u64> = (0..runs)
         .map(|_| {
@@ -557,6 +570,7 @@ fn tictactoe(opts: &Options) {
         .collect();
     let (abt, abr) = best(&ab);
     let (st, sr) = best(&searcher);
+    let (ft, fr) = best(&fixed);
     let (nt, (nmv, nv)) = best(&neg);
     let mm_solve = format!(
         "{} ({} nodes, value {}, move {})",
@@ -574,8 +588,14 @@ fn tictactoe(opts: &Options) {
     rows.push(row(
         "solve: duel Searcher (default config, Limits::default()) / minimax Negamax d9",
         describe_report(st, &sr, &start),
-        mm_solve,
+        mm_solve.clone(),
         ratio(nt, st),
+    ));
+    rows.push(row(
+        "solve d9: duel Searcher fixed depth (iterative: false, Limits::depth(9)) / minimax Negamax d9",
+        describe_report(ft, &fr, &start),
+        mm_solve,
+        ratio(nt, ft),
     ));
     print_table(
         "1. Tic-tac-toe from the empty board (open-lines evaluator on both sides)",

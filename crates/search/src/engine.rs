@@ -2,7 +2,8 @@
 //!
 //! One iteration of [`Searcher::search`] runs these steps (named as in the code):
 //! 1. **Iterative deepening** (`iterate`): depth 1, 2, 3, ... each iteration seeded by the last
-//!    one's best move, through the transposition table and the root move order.
+//!    one's best move, through the transposition table and the root move order (or, with
+//!    [`SearchConfig::iterative`] off, one search at the depth limit).
 //! 2. **Aspiration window** (`aspirate`): from depth 4, search a narrow window around the last
 //!    value and widen it on a fail; or **MTD(f)** (`mtdf`), a series of null-window searches
 //!    converging on the value, when the option is set.
@@ -14,7 +15,8 @@
 //!    e. depth exhausted: quiescence;
 //!    f. transposition-table probe: a deep-enough bound or value ends the node;
 //!    g. null-move pruning (off unless the game and evaluator allow it);
-//!    h. move ordering: TT move, positive evaluator hints, killers, history;
+//!    h. move ordering: TT move (searched before the others are even scored), positive
+//!    evaluator hints, killers, history;
 //!    i. the first move with the full window, the others with a null window (late ones reduced
 //!    when LMR is on), re-searched when they beat alpha;
 //!    j. beta cut-off: killers and history learn from it;
@@ -100,6 +102,10 @@ pub struct SearchConfig {
     /// Take TT cut-offs only from entries searched to exactly the remaining depth, so values
     /// equal a plain fixed-depth search (deeper entries would make them better, not equal).
     pub tt_same_depth_only: bool,
+    /// Iterative deepening (depth 1, 2, ...). Off: one search at the depth limit (or to the
+    /// end of the game with no limit), as the texts' fixed-depth search does; only sensible
+    /// with a depth limit the game can afford, or a game short enough to search to its end.
+    pub iterative: bool,
 }
 
 impl Default for SearchConfig {
@@ -115,6 +121,7 @@ impl Default for SearchConfig {
             lmr: false,
             exact_hook: true,
             tt_same_depth_only: false,
+            iterative: true,
         }
     }
 }
@@ -369,7 +376,9 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             best.stats = self.stats;
             return best;
         }
-        let mut depth = 1;
+        // Without iterative deepening, one search straight at the limit: cheaper when the
+        // whole game fits under the limit and the shallow passes would teach the table little.
+        let mut depth = if self.config.iterative { 1 } else { max_depth };
         while depth <= max_depth {
             if self.skips(depth) {
                 depth += 1;
@@ -618,7 +627,15 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         let mut moves = std::mem::take(&mut self.moves[ply]);
         let mut keys = std::mem::take(&mut self.keys[ply]);
         self.pos.generate_moves(&mut moves);
-        self.order(&moves, &mut keys, ply, tt_move);
+        // Staged ordering: the table's move is tried before the others are scored, since it
+        // often cuts at once and then no other move needs a key.
+        let tt_first = (tt_move as usize) < moves.len();
+        keys.clear();
+        if tt_first {
+            keys.push((ORDER_TT, tt_move));
+        } else {
+            self.order(&moves, &mut keys, ply, NO_MOVE);
+        }
         let side = self.pos.side_to_move() as usize;
 
         let horizon_before = self.horizon;
@@ -626,6 +643,9 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         let mut best = -Score::INF;
         let mut best_index = NO_MOVE;
         for i in 0..moves.len() {
+            if i == 1 && tt_first {
+                self.order(&moves, &mut keys, ply, tt_move);
+            }
             let k = pick_next(&keys[i..]) + i;
             keys.swap(i, k);
             let mv = moves[keys[i].1 as usize];
@@ -666,10 +686,14 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 best_index = keys[i].1;
                 if v > alpha {
                     alpha = v;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(mv);
-                    head[ply].extend_from_slice(&tail[0]);
+                    // Only a PV node's line is ever read, except under MTD(f), whose null
+                    // windows make every line a candidate.
+                    if pv_node || self.config.mtdf {
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        head[ply].clear();
+                        head[ply].push(mv);
+                        head[ply].extend_from_slice(&tail[0]);
+                    }
                 }
                 // 3j.
                 if v >= beta {
@@ -711,15 +735,16 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         best
     }
 
-    /// Step 3h: one ordering key per move, highest searched first.
-    fn order(&self, moves: &[G::Move], keys: &mut Vec<(i64, u16)>, ply: usize, tt_move: u16) {
-        keys.clear();
+    /// Step 3h: appends one ordering key per move, highest searched first; `skip` (the table's
+    /// move, already keyed) gets none.
+    fn order(&self, moves: &[G::Move], keys: &mut Vec<(i64, u16)>, ply: usize, skip: u16) {
         let side = self.pos.side_to_move() as usize;
         for (i, &mv) in moves.iter().enumerate() {
+            if i as u16 == skip {
+                continue;
+            }
             let hint = self.eval.move_hint(&self.pos, mv) as i64;
-            let key = if i as u16 == tt_move {
-                ORDER_TT
-            } else if hint > 0 {
+            let key = if hint > 0 {
                 ORDER_GOOD_HINT + hint
             } else if self.killers[ply][0] == Some(mv) {
                 ORDER_KILLER + 1

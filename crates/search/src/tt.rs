@@ -52,9 +52,15 @@ struct Slot {
     data: AtomicU64,
 }
 
+/// One cache line, aligned as one: a probe then costs a single memory access. A bucket that
+/// straddled two lines (the allocator only promises 16-byte alignment) would cost two.
+#[derive(Default)]
+#[repr(align(64))]
+struct Bucket([Slot; ENTRIES_PER_BUCKET]);
+
 /// The shared table.
 pub struct Tt {
-    slots: Vec<Slot>,
+    buckets_mem: Vec<Bucket>,
     buckets: usize,
     age: AtomicU64,
 }
@@ -98,10 +104,10 @@ impl Tt {
     pub fn new(mb: usize) -> Self {
         let bytes = mb.max(1) * 1024 * 1024;
         let buckets = (bytes / (16 * ENTRIES_PER_BUCKET)).max(1);
-        let mut slots = Vec::with_capacity(buckets * ENTRIES_PER_BUCKET);
-        slots.resize_with(buckets * ENTRIES_PER_BUCKET, Slot::default);
+        let mut buckets_mem = Vec::with_capacity(buckets);
+        buckets_mem.resize_with(buckets, Bucket::default);
         Tt {
-            slots,
+            buckets_mem,
             buckets,
             age: AtomicU64::new(0),
         }
@@ -114,7 +120,7 @@ impl Tt {
 
     /// Empties the table (a new game).
     pub fn clear(&self) {
-        for s in &self.slots {
+        for s in self.buckets_mem.iter().flat_map(|b| &b.0) {
             s.key_xor_data.store(0, Ordering::Relaxed);
             s.data.store(0, Ordering::Relaxed);
         }
@@ -133,7 +139,7 @@ impl Tt {
     /// Multiply-shift maps the hash onto any bucket count without needing a power of two.
     fn bucket(&self, key: u64) -> &[Slot] {
         let b = ((key as u128 * self.buckets as u128) >> 64) as usize;
-        &self.slots[b * ENTRIES_PER_BUCKET..(b + 1) * ENTRIES_PER_BUCKET]
+        &self.buckets_mem[b].0
     }
 
     /// Looks the position up.
@@ -198,9 +204,12 @@ impl Tt {
     /// Permille of sampled entries written by the current search (UCI `hashfull`).
     pub fn hashfull(&self) -> u32 {
         let age = self.current_age();
-        let n = self.slots.len().min(1000);
-        let used = self.slots[..n]
+        let n = (self.buckets * ENTRIES_PER_BUCKET).min(1000);
+        let used = self
+            .buckets_mem
             .iter()
+            .flat_map(|b| &b.0)
+            .take(n)
             .filter_map(|s| unpack(s.data.load(Ordering::Relaxed)))
             .filter(|&(_, a)| a == age)
             .count();
@@ -220,6 +229,15 @@ mod tests {
             bound: Bound::Lower,
             mv,
         }
+    }
+
+    /// The layout the module promises: a bucket is exactly one cache line, starting on one.
+    #[test]
+    fn bucket_is_one_cache_line() {
+        assert_eq!(std::mem::size_of::<Bucket>(), 64);
+        let tt = Tt::new(1);
+        assert_eq!(tt.buckets_mem.as_ptr() as usize % 64, 0);
+        assert_eq!(tt.size_mb(), 1);
     }
 
     #[test]

@@ -27,6 +27,13 @@ fn exact_configs() -> Vec<(&'static str, SearchConfig)> {
             },
         ),
         (
+            "pvs-fixed-depth",
+            SearchConfig {
+                iterative: false,
+                ..base.clone()
+            },
+        ),
+        (
             "pvs-no-aspiration",
             SearchConfig {
                 aspiration: false,

@@ -39,6 +39,13 @@ const WINNING: [u64; 8] = {
     table
 };
 
+/// True if the cell set `s` contains a whole line.
+#[inline]
+fn contains_line(s: u16) -> bool {
+    let s = s as usize;
+    WINNING[s >> 6] >> (s & 63) & 1 != 0
+}
+
 /// keys[side][cell], then one key for "O to move".
 const KEYS: [u64; 19] = SplitMix64::keys(0x71C7_AC70_E000_0001);
 
@@ -66,8 +73,7 @@ impl TicTacToe {
 
     /// True if `side` has three in a row.
     pub fn has_line(&self, side: Side) -> bool {
-        let s = self.stones(side) as usize;
-        WINNING[s >> 6] >> (s & 63) & 1 != 0
+        contains_line(self.stones(side))
     }
 
     /// The board as three rows of `X`, `O` and `.`.
@@ -232,6 +238,13 @@ impl Game for TicTacToe {
     }
 }
 
+/// Ordering hint of a move that completes a line: it ends the game, so it cuts at once.
+pub const HINT_WIN: i32 = 2;
+
+/// Ordering hint of a move into the one cell that would complete the opponent's line: any
+/// other move loses at the next ply.
+pub const HINT_BLOCK: i32 = 1;
+
 /// The founding texts' static evaluation: f(p) = lines still open for MAX − lines still open for
 /// MIN (a line is open for a side while the other side has no stone in it), here from the side to
 /// move. Wins are not its business: the search scores finished games itself (±INF).
@@ -254,6 +267,22 @@ impl Evaluator<TicTacToe> for OpenLines {
         let me = pos.stones(pos.side_to_move());
         let them = pos.stones(pos.side_to_move().other());
         Self::open_for(them) - Self::open_for(me)
+    }
+
+    fn move_hint(&self, pos: &TicTacToe, cell: Cell) -> i32 {
+        let bit = 1u16 << cell;
+        let me = pos.stones(pos.side_to_move());
+        let them = pos.stones(pos.side_to_move().other());
+        // Neither side has a line yet (play stops at the first), so any line in the stones
+        // plus this cell is one the move completes.
+        let completes = |s: u16| contains_line(s | bit);
+        if completes(me) {
+            HINT_WIN
+        } else if completes(them) {
+            HINT_BLOCK
+        } else {
+            0
+        }
     }
 }
 
@@ -281,6 +310,25 @@ mod tests {
         // without X = 8 - 4 = 4. X to move: 5 - 4 = 1.
         let two = TicTacToe::from_text("51").unwrap();
         assert_eq!(OpenLines.evaluate(&two), 1);
+    }
+
+    /// Hints on small positions checked by hand.
+    #[test]
+    fn hints_name_wins_and_blocks() {
+        let hint = |p: &TicTacToe, cell: &str| OpenLines.move_hint(p, p.parse_move(cell).unwrap());
+        // X 1 2, O 5 7, X to move: 3 completes X's top row.
+        let x_to_move = TicTacToe::from_text("1527").unwrap();
+        assert_eq!(hint(&x_to_move, "3"), HINT_WIN);
+        assert_eq!(hint(&x_to_move, "9"), 0);
+        // X 1 2 9, O 5 7, O to move: 3 completes O's diagonal 7-5-3 (and blocks X's row: the
+        // win counts); 4 completes no line of either side.
+        let o_to_move = TicTacToe::from_text("15279").unwrap();
+        assert_eq!(hint(&o_to_move, "3"), HINT_WIN);
+        assert_eq!(hint(&o_to_move, "4"), 0);
+        // X 1 2, O 5, O to move: 3 is the one cell that stops X's row.
+        let block = TicTacToe::from_text("152").unwrap();
+        assert_eq!(hint(&block, "3"), HINT_BLOCK);
+        assert_eq!(hint(&block, "9"), 0);
     }
 
     #[test]

@@ -58,7 +58,7 @@ pub fn analyze(
                 out,
                 "{:>5}  {:>10}  {:>12}  {:>10}  {:>10}  {}",
                 r.depth,
-                r.value.to_string(),
+                show::score(r),
                 r.stats.nodes,
                 r.nps(),
                 ms(r.time),
@@ -73,7 +73,7 @@ pub fn analyze(
         out,
         "best move {} (score {}, depth {}, {} nodes in {} ms, hash {}‰)",
         report.best.as_deref().unwrap_or("-"),
-        report.value,
+        show::score(&report),
         report.depth,
         report.stats.nodes,
         ms(report.time),
@@ -227,7 +227,7 @@ pub fn bench(game: Option<&str>, out: &mut dyn Write) -> Result<()> {
 /// Arguments of `compare`.
 #[derive(Debug, Clone, Args)]
 pub struct CompareArgs {
-    /// The game (tictactoe, connect4).
+    /// The game (tictactoe, connect4, othello).
     pub game: String,
     /// The depth every algorithm searches to.
     #[arg(long, short = 'd', value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
@@ -385,7 +385,7 @@ pub enum TreeFormat {
 /// Arguments of `tree`.
 #[derive(Debug, Clone, Args)]
 pub struct TreeArgs {
-    /// The game (tictactoe, connect4).
+    /// The game (tictactoe, connect4, othello).
     pub game: String,
     /// The depth of the search.
     #[arg(long, short = 'd', value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]

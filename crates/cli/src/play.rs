@@ -8,7 +8,7 @@ use clap::{Args, ValueEnum};
 use duel_engine::{EngineError, Session, Side};
 
 use crate::args::{EngineArgs, LimitArgs, PositionArgs};
-use crate::show::{describe, result};
+use crate::show::{describe, result, score};
 
 /// Who the human plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -26,7 +26,7 @@ pub enum Human {
 /// Arguments of `play`.
 #[derive(Debug, Clone, Args)]
 pub struct PlayArgs {
-    /// The game (tictactoe, connect4).
+    /// The game (tictactoe, connect4, othello).
     pub game: String,
     /// Which side you play.
     #[arg(long = "as", value_enum, default_value_t = Human::First)]
@@ -95,7 +95,7 @@ pub fn play(a: &PlayArgs, out: &mut dyn Write) -> Result<()> {
                 out,
                 "\nduel ({}) plays {best}  (score {}, depth {}, pv {}, {} nodes, {} ms)",
                 name(s.as_ref(), side),
-                r.value,
+                score(&r),
                 r.depth,
                 r.pv.join(" "),
                 r.stats.nodes,
@@ -126,7 +126,7 @@ pub fn play(a: &PlayArgs, out: &mut dyn Write) -> Result<()> {
                     out,
                     "hint: {} (score {}, pv {})",
                     r.best.as_deref().unwrap_or("-"),
-                    r.value,
+                    score(&r),
                     r.pv.join(" ")
                 )?;
             }

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use duel_engine::{Score, Session, Side, TreeNode};
+use duel_engine::{Score, SearchReport, Session, Side, TreeNode};
 
 /// "the start position (X to move)" or "position 519 (O to move)".
 pub fn describe(s: &dyn Session) -> String {
@@ -55,6 +55,16 @@ fn plies(n: i32) -> &'static str {
         "ply"
     } else {
         "plies"
+    }
+}
+
+/// A report's score: the search's value, or `exact +6` when the game's solver gave the final
+/// margin (the value alone would only say "win").
+pub fn score(r: &SearchReport) -> String {
+    match r.margin {
+        Some(0) => "exact 0".into(),
+        Some(m) => format!("exact {m:+}"),
+        None => r.value.to_string(),
     }
 }
 

@@ -472,6 +472,32 @@ fn solve_othello_gives_the_disc_difference() {
     assert_eq!(field(&out, "best moves:"), "g8");
 }
 
+/// FFO #1 has 14 empties: `analyze` and `play` switch from the midgame search to the solver,
+/// whatever depth was asked, and print its exact disc difference.
+#[test]
+fn othello_near_the_end_is_solved_exactly() {
+    let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+    let out = duel(&["analyze", "othello", "-p", ffo1, "--depth", "2"]).success();
+    assert!(
+        out.contains("best move g8 (score exact +18, depth 14,"),
+        "{out}"
+    );
+    let out = duel(&["play", "othello", "--as", "none", "-p", ffo1]).success();
+    assert!(
+        out.contains("duel (Black) plays g8  (score exact +18"),
+        "{out}"
+    );
+    assert!(
+        out.contains("duel (White) plays h7  (score exact -18"),
+        "{out}"
+    );
+    // FFO #8 has 15 empties: the midgame search answers, with its heuristic score.
+    let ffo8 = "---X-X--X-XXXX--XXXXOXXXXXXOOOOOXXOXXXO-XOXXXXO-XOOXXX--XOOXXO-- O";
+    let out = duel(&["analyze", "othello", "-p", ffo8, "--depth", "2"]).success();
+    assert!(!out.contains("exact"), "{out}");
+    assert!(out.contains("depth 2,"), "{out}");
+}
+
 #[test]
 fn othello_bad_input_is_named() {
     duel(&["perft", "othello", "2", "-p", "XO X"]).failure(&["othello", "64"]);

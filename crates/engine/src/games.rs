@@ -5,11 +5,28 @@ use std::time::Instant;
 
 use duel_connect4::{pons_to_score, Connect4, Solver};
 use duel_core::{Game, Score, Side};
-use duel_othello::Othello;
+use duel_othello::{Move, Othello};
 use duel_tictactoe::{OpenLines, TicTacToe};
 
 use crate::session::solve_by_search;
 use crate::{MoveValue, Solution};
+
+/// Othello positions with at most this many empty squares are solved exactly by `analyze`,
+/// `play` and (by default) `nboard`: a few milliseconds, and the answer is perfect.
+pub const OTHELLO_SOLVE_EMPTIES: u32 = 14;
+
+/// An exact answer from a game's own solver.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QuickSolve<M> {
+    /// Win, loss or draw, with the length of `line`.
+    pub value: Score,
+    /// The final margin under perfect play (Othello: disc difference).
+    pub margin: i32,
+    /// A perfect-play line to the end of the game.
+    pub line: Vec<M>,
+    /// Nodes the solver visited.
+    pub nodes: u64,
+}
 
 /// A game the facade can run.
 pub trait Supported: Game {
@@ -28,6 +45,12 @@ pub trait Supported: Game {
 
     /// The exact value of the position and of each of its moves.
     fn solve(&self) -> Solution;
+
+    /// Where the game's own solver answers in a moment, its answer: `analyze` and `play` then
+    /// give it instead of a depth-limited search. None (the default) means search.
+    fn quick_solve(&self) -> Option<QuickSolve<Self::Move>> {
+        None
+    }
 
     /// Perft as the game's published tables count it. The default is [`duel_core::perft`]:
     /// a finished game adds nothing beyond its own ply.
@@ -153,6 +176,43 @@ impl Supported for Othello {
             Side::First => "Black",
             Side::Second => "White",
         }
+    }
+
+    fn quick_solve(&self) -> Option<QuickSolve<Move>> {
+        if self.is_over() || self.empties().count_ones() > OTHELLO_SOLVE_EMPTIES {
+            return None;
+        }
+        // 2^16 entries (1.5 MiB) are plenty at these depths, and cheap to allocate each time.
+        let mut solver = duel_othello::Solver::new(16);
+        let first = solver.solve(self);
+        let mut nodes = first.nodes;
+        // The solver names one best move; following it with further solves (the table makes
+        // them cheap) gives the whole perfect-play line.
+        let mut line = Vec::new();
+        let mut pos = self.clone();
+        let mut best = first.best_move;
+        while let Some(mv) = best {
+            line.push(mv);
+            pos.play(mv);
+            if pos.is_over() {
+                break;
+            }
+            let s = solver.solve(&pos);
+            nodes += s.nodes;
+            best = s.best_move;
+        }
+        let plies = line.len() as i32;
+        let value = match first.score.signum() {
+            1 => Score::win_in(plies),
+            -1 => Score::loss_in(plies),
+            _ => Score::DRAW,
+        };
+        Some(QuickSolve {
+            value,
+            margin: first.score,
+            line,
+            nodes,
+        })
     }
 
     fn solve(&self) -> Solution {

@@ -24,7 +24,7 @@ pub use duel_core::{Outcome, Score, Side};
 pub use duel_search::{Limits, SearchConfig, Searcher};
 pub use duel_search::{Reference, Stats, TreeNode};
 pub use error::EngineError;
-pub use games::Supported;
+pub use games::{QuickSolve, Supported, OTHELLO_SOLVE_EMPTIES};
 pub use report::{
     parse_reference, per_second, Algorithm, BenchEntry, BenchResult, CompareRow, MoveValue,
     SearchReport, Solution, TREE_ALGORITHMS,
@@ -108,6 +108,30 @@ mod tests {
             assert!(!s.legal_moves().is_empty());
         }
         assert_eq!(open("Tic-Tac-Toe", None).unwrap().game(), "tictactoe");
+    }
+
+    /// The solver's line is legal, ends the game, and ends it with the winner and margin it
+    /// claims (FFO #1: Black +18). With the exact switch off, the midgame search answers.
+    #[test]
+    fn othello_quick_solve_line_reaches_its_result() {
+        let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+        let mut s = open("othello", None).unwrap();
+        s.set_position(ffo1, &[]).unwrap();
+        let r = s.search(&Limits::depth(1), &mut |_| {}).unwrap();
+        assert_eq!((r.algorithm, r.margin), ("solver", Some(18)));
+        assert_eq!(r.value, Score::win_in(r.pv.len() as i32));
+        for mv in &r.pv {
+            s.play(mv).unwrap();
+        }
+        assert_eq!(s.winner(), Some(Side::First));
+        let mut s = open("othello", None).unwrap();
+        s.set_position(ffo1, &[]).unwrap();
+        s.set_config(SearchConfig {
+            exact_hook: false,
+            ..s.config().clone()
+        });
+        let r = s.search(&Limits::depth(1), &mut |_| {}).unwrap();
+        assert_eq!((r.algorithm, r.margin, r.depth), ("pvs", None, 1));
     }
 
     #[test]

@@ -36,7 +36,7 @@ impl Default for NboardOptions {
     fn default() -> Self {
         NboardOptions {
             name: "duel".into(),
-            solve_empties: 14,
+            solve_empties: crate::games::OTHELLO_SOLVE_EMPTIES,
             tt_mb: 16,
             default_depth: 10,
         }

@@ -25,6 +25,9 @@ pub struct SearchReport {
     pub stats: Stats,
     /// Wall time.
     pub time: Duration,
+    /// Set when the game's exact solver produced the value rather than a search: the final
+    /// margin under perfect play (Othello: the disc difference, empties to the winner).
+    pub margin: Option<i32>,
 }
 
 impl SearchReport {
@@ -38,6 +41,7 @@ impl SearchReport {
             depth: report.depth,
             stats: report.stats,
             time: report.time,
+            margin: None,
         }
     }
 

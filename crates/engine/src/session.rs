@@ -7,10 +7,10 @@ use std::time::Instant;
 
 use duel_core::{Evaluator, Game, Outcome, Score, Side};
 use duel_search::reference::node_budget;
-use duel_search::{Reference, ReferenceOptions, Tree, TreeNode};
+use duel_search::{Reference, ReferenceOptions, Stats, Tree, TreeNode};
 
 use crate::games::Supported;
-use crate::report::{Algorithm, BenchEntry, BenchResult, CompareRow, SearchReport};
+use crate::report::{line_text, Algorithm, BenchEntry, BenchResult, CompareRow, SearchReport};
 use crate::{EngineError, Limits, SearchConfig, Searcher, Solution};
 
 /// What a front end can do with a game chosen at run time. Every method works on text and typed
@@ -276,6 +276,27 @@ impl<G: Supported, E: Evaluator<G>> Session for GameSession<G, E> {
             return Err(EngineError::ZeroDepth);
         }
         let pos = &self.pos;
+        // The exact-knowledge switch also governs the game's own solver.
+        if self.searcher.config().exact_hook {
+            let start = Instant::now();
+            if let Some(q) = pos.quick_solve() {
+                let report = SearchReport {
+                    algorithm: "solver",
+                    value: q.value,
+                    best: q.line.first().map(|&m| pos.format_move(m)),
+                    pv: line_text(pos, &q.line),
+                    depth: q.line.len() as u32,
+                    stats: Stats {
+                        nodes: q.nodes,
+                        ..Stats::default()
+                    },
+                    time: start.elapsed(),
+                    margin: Some(q.margin),
+                };
+                on_iteration(&report);
+                return Ok(report);
+            }
+        }
         let r = self.searcher.search(pos, limits, |r| {
             on_iteration(&SearchReport::from_report(pos, r))
         });

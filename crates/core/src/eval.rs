@@ -24,6 +24,15 @@ pub trait Evaluator<G: Game>: Clone + Send + Sync + 'static {
         0
     }
 
+    /// [`Evaluator::move_hint`] for every move of `moves`, into `hints` (cleared first), in
+    /// the same order. The search calls this once per node; the default asks `move_hint` move
+    /// by move. Override it when the hints share work that depends only on the position (a
+    /// threat map, say), to do that work once.
+    fn move_hints(&self, pos: &G, moves: &[G::Move], hints: &mut Vec<i32>) {
+        hints.clear();
+        hints.extend(moves.iter().map(|&mv| self.move_hint(pos, mv)));
+    }
+
     /// The exact game-theoretic value, where the evaluator can compute it cheaply (an endgame
     /// solver for small positions). The search stops at a node that returns `Some`.
     fn exact(&self, _pos: &G) -> Option<Score> {

@@ -299,6 +299,8 @@ struct Worker<'a, G: Game, E: Evaluator<G>> {
     pv: Vec<Vec<G::Move>>,
     killers: Vec<[Option<G::Move>; 2]>,
     history: Vec<i32>,
+    /// The evaluator's hints for the node being ordered (one buffer: ordering never recurses).
+    hints: Vec<i32>,
 }
 
 /// The depth stored for a subtree solved to the end of the game: usable at any depth.
@@ -336,6 +338,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             pv: Vec::new(),
             killers: Vec::new(),
             history,
+            hints: Vec::new(),
         }
     }
 
@@ -737,13 +740,15 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
 
     /// Step 3h: appends one ordering key per move, highest searched first; `skip` (the table's
     /// move, already keyed) gets none.
-    fn order(&self, moves: &[G::Move], keys: &mut Vec<(i64, u16)>, ply: usize, skip: u16) {
+    fn order(&mut self, moves: &[G::Move], keys: &mut Vec<(i64, u16)>, ply: usize, skip: u16) {
         let side = self.pos.side_to_move() as usize;
-        for (i, &mv) in moves.iter().enumerate() {
+        let mut hints = std::mem::take(&mut self.hints);
+        self.eval.move_hints(&self.pos, moves, &mut hints);
+        for (i, (&mv, &hint)) in moves.iter().zip(hints.iter()).enumerate() {
             if i as u16 == skip {
                 continue;
             }
-            let hint = self.eval.move_hint(&self.pos, mv) as i64;
+            let hint = hint as i64;
             let key = if hint > 0 {
                 ORDER_GOOD_HINT + hint
             } else if self.killers[ply][0] == Some(mv) {
@@ -755,6 +760,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             };
             keys.push((key, i as u16));
         }
+        self.hints = hints;
     }
 
     /// Step 3j: the move that cut becomes a killer at this ply and gains history; the quiet

@@ -3,7 +3,9 @@
 
 use duel_core::{Evaluator, Score};
 
-use crate::bitboard::{cell, column_mask, winning_cells, Board, BOTTOM, CELLS, HEIGHT, WIDTH};
+use crate::bitboard::{
+    cell, column_mask, winning_cells, Board, BOTTOM, CELLS, COLUMN_BITS, HEIGHT, WIDTH,
+};
 use crate::solver::{pons_to_score, solve_small};
 use crate::{Column, Connect4};
 
@@ -39,6 +41,30 @@ const LINES: [u64; 69] = {
     }
     assert!(n == 69);
     out
+};
+
+/// The four line directions as bit shifts: up, right, up-right, down-right.
+const DIRECTIONS: [u32; 4] = [1, COLUMN_BITS, COLUMN_BITS + 1, COLUMN_BITS - 1];
+
+/// Per direction, the first cell (lowest bit) of every line of [`LINES`] in that direction: a
+/// line is then `start << 0, << d, << 2d, << 3d`, so whole directions can be scored with shifts.
+const LINE_STARTS: [u64; 4] = {
+    let mut starts = [0u64; 4];
+    let mut i = 0;
+    while i < LINES.len() {
+        let line = LINES[i];
+        let first = line & line.wrapping_neg();
+        let mut d = 0;
+        while d < DIRECTIONS.len() {
+            let s = DIRECTIONS[d];
+            if first | first << s | first << (2 * s) | first << (3 * s) == line {
+                starts[d] |= first;
+            }
+            d += 1;
+        }
+        i += 1;
+    }
+    starts
 };
 
 /// Rows 1, 3 and 5 counted from 1 at the bottom (bits 0, 2, 4). In a filled-up endgame the
@@ -97,15 +123,21 @@ impl Threats {
     /// first player (which decides its good row parity).
     pub fn side_value(own: u64, opp: u64, mask: u64, own_first: bool) -> i32 {
         let mut v = 0;
-        for &line in LINES.iter() {
-            if line & opp == 0 {
-                v += match (line & own).count_ones() {
-                    1 => ONE_IN_LINE,
-                    2 => TWO_IN_LINE,
-                    3 => THREE_IN_LINE,
-                    _ => 0,
-                };
-            }
+        // All lines of a direction at once: bit s of each plane stands for the line starting
+        // at s. The four cells' stones are added bit-sliced into a count (b2 b1 b0); this is
+        // the line-by-line loop of `side_value_by_lines`, about four times cheaper.
+        for (&d, &starts) in DIRECTIONS.iter().zip(LINE_STARTS.iter()) {
+            let open = starts & !(opp | opp >> d | opp >> (2 * d) | opp >> (3 * d));
+            let (x0, x1, x2, x3) = (own, own >> d, own >> (2 * d), own >> (3 * d));
+            let (s1, c1, s2, c2) = (x0 ^ x1, x0 & x1, x2 ^ x3, x2 & x3);
+            let b0 = s1 ^ s2;
+            let carry = s1 & s2;
+            let b1 = c1 ^ c2 ^ carry;
+            let b2 = (c1 & c2) | ((c1 ^ c2) & carry);
+            let open = open & !b2;
+            v += ONE_IN_LINE * (open & b0 & !b1).count_ones() as i32;
+            v += TWO_IN_LINE * (open & !b0 & b1).count_ones() as i32;
+            v += THREE_IN_LINE * (open & b0 & b1).count_ones() as i32;
         }
         let threats = winning_cells(own, mask);
         let parity = if own_first { ODD_ROWS } else { EVEN_ROWS };
@@ -133,6 +165,28 @@ impl Threats {
     }
 }
 
+/// The hint of a move in `col`, given the cells that would complete four for the side to move
+/// (`ours`) and for the opponent (`theirs`).
+fn column_hint(b: &Board, ours: u64, theirs: u64, col: Column) -> i32 {
+    let c = col as u32;
+    if !b.can_play(c) {
+        return 0;
+    }
+    let landing = b.landing_cell(c);
+    let mut hint = if ours & landing != 0 {
+        HINT_WIN
+    } else if theirs & landing != 0 {
+        HINT_BLOCK
+    } else if theirs & (landing << 1) != 0 {
+        HINT_GIFT
+    } else {
+        0
+    };
+    hint += HINT_PER_THREAT * b.move_score(landing) as i32;
+    hint += HINT_CENTRE * (WIDTH as i32 / 2 - (c as i32 - WIDTH as i32 / 2).abs());
+    hint
+}
+
 impl Evaluator<Connect4> for Threats {
     fn name(&self) -> &'static str {
         "threats"
@@ -144,24 +198,15 @@ impl Evaluator<Connect4> for Threats {
 
     fn move_hint(&self, pos: &Connect4, col: Column) -> i32 {
         let b = pos.board();
-        let c = col as u32;
-        if !b.can_play(c) {
-            return 0;
-        }
-        let landing = b.landing_cell(c);
-        let their_threats = b.opponent_winning_cells();
-        let mut hint = if b.winning_cells() & landing != 0 {
-            HINT_WIN
-        } else if their_threats & landing != 0 {
-            HINT_BLOCK
-        } else if their_threats & (landing << 1) != 0 {
-            HINT_GIFT
-        } else {
-            0
-        };
-        hint += HINT_PER_THREAT * b.move_score(landing) as i32;
-        hint += HINT_CENTRE * (WIDTH as i32 / 2 - (c as i32 - WIDTH as i32 / 2).abs());
-        hint
+        column_hint(b, b.winning_cells(), b.opponent_winning_cells(), col)
+    }
+
+    /// Both sides' threat maps once for the whole list.
+    fn move_hints(&self, pos: &Connect4, moves: &[Column], hints: &mut Vec<i32>) {
+        let b = pos.board();
+        let (ours, theirs) = (b.winning_cells(), b.opponent_winning_cells());
+        hints.clear();
+        hints.extend(moves.iter().map(|&c| column_hint(b, ours, theirs, c)));
     }
 
     fn exact(&self, pos: &Connect4) -> Option<Score> {
@@ -175,6 +220,58 @@ impl Evaluator<Connect4> for Threats {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use duel_core::{Game, SplitMix64};
+
+    /// The open-line part of [`Threats::side_value`] written line by line: the oracle.
+    fn side_value_by_lines(own: u64, opp: u64) -> i32 {
+        LINES
+            .iter()
+            .filter(|&&line| line & opp == 0)
+            .map(|&line| match (line & own).count_ones() {
+                1 => ONE_IN_LINE,
+                2 => TWO_IN_LINE,
+                3 => THREE_IN_LINE,
+                _ => 0,
+            })
+            .sum()
+    }
+
+    #[test]
+    fn line_starts_cover_every_line_once() {
+        let total: u32 = LINE_STARTS.iter().map(|s| s.count_ones()).sum();
+        assert_eq!(total, 69);
+        // Horizontal: 4 starts per row; vertical: 3 per column; diagonals: 12 each.
+        let counts: Vec<u32> = LINE_STARTS.iter().map(|s| s.count_ones()).collect();
+        assert_eq!(counts, [21, 24, 12, 12]);
+    }
+
+    /// The shifted count equals the line-by-line count on positions from random games, for
+    /// both sides (the threat and centre terms are the same code in both).
+    #[test]
+    fn shifted_line_count_equals_the_loop() {
+        let mut rng = SplitMix64::new(42);
+        let mut moves = Vec::new();
+        for _ in 0..300 {
+            let mut pos = Connect4::start();
+            while pos.outcome().is_none() {
+                let b = pos.board();
+                let (me, them, mask) = (b.current(), b.opponent(), b.mask());
+                let rest = |own, opp| Threats::side_value(own, opp, mask, true);
+                let extra = |own: u64| {
+                    let t = winning_cells(own, mask);
+                    THREAT * t.count_ones() as i32
+                        + THREAT_ON_OWN_PARITY * (t & ODD_ROWS).count_ones() as i32
+                        + STACKED_THREATS * (t & (t >> 1)).count_ones() as i32
+                        + CENTRE_STONE * (own & column_mask(WIDTH / 2)).count_ones() as i32
+                };
+                assert_eq!(rest(me, them), side_value_by_lines(me, them) + extra(me));
+                assert_eq!(rest(them, me), side_value_by_lines(them, me) + extra(them));
+                pos.generate_moves(&mut moves);
+                let mv = moves[rng.below(moves.len())];
+                pos.play(mv);
+            }
+        }
+    }
 
     #[test]
     fn lines_are_the_69_fours() {

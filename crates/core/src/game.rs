@@ -69,6 +69,11 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// The game's name as the command line spells it (`tictactoe`, `connect4`, ...).
     const NAME: &'static str;
 
+    /// True if the game can end by a rule that looks at earlier positions (chess: repetition),
+    /// which the position text does not carry: a position read back from its text may then
+    /// still be playable where the original was drawn.
+    const OUTCOME_NEEDS_HISTORY: bool = false;
+
     /// The size of the range of [`Game::move_index`]: history tables have this many slots.
     const MOVE_INDICES: usize = 4096;
 
@@ -122,6 +127,11 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
 
     /// Reads a position in the game's standard text form.
     fn from_text(text: &str) -> Result<Self, PositionError>;
+
+    /// Called by a search on its own copy of the root position before it starts. Games whose
+    /// draw rules depend on history (chess repetitions) mark the root here; the default does
+    /// nothing.
+    fn begin_search(&mut self) {}
 
     /// Passes the turn without moving, for null-move pruning. Returns `false` (and changes
     /// nothing) where the game does not allow it; only then must `undo_null` not be called.

@@ -321,8 +321,10 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         id: usize,
         history: Vec<i32>,
     ) -> Self {
+        let mut pos = pos.clone();
+        pos.begin_search();
         Worker {
-            pos: pos.clone(),
+            pos,
             eval: &s.eval,
             config: &s.config,
             tt: &s.tt,

@@ -140,7 +140,8 @@ struct Ctx<'a, G: Game, E, T> {
 }
 
 impl<'a, G: Game, E: Evaluator<G>, T: Tracer<G>> Ctx<'a, G, E, T> {
-    fn new(pos: G, eval: &'a E, opts: ReferenceOptions, depth: u32, tracer: &'a mut T) -> Self {
+    fn new(mut pos: G, eval: &'a E, opts: ReferenceOptions, depth: u32, tracer: &'a mut T) -> Self {
+        pos.begin_search();
         let n = depth as usize + 2;
         Ctx {
             pos,
@@ -331,6 +332,7 @@ fn two_phase<G: Game, E: Evaluator<G>>(
     let mut nodes: Vec<Node<G::Move>> = Vec::new();
     // The positions of one level only: the next level is built from them, then they go.
     let mut level: Vec<G> = vec![root.clone()];
+    level[0].begin_search();
     nodes.push(Node {
         parent: usize::MAX,
         mv: None,

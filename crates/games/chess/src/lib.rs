@@ -1,0 +1,409 @@
+//! Chess for duel. The rules and move generation come from `cozy-chess` (MIT; perft about
+//! 355 M nodes/s here against 204 M for shakmaty, which is GPL-3.0 and would make duel GPL);
+//! this crate adds what an engine needs around them:
+//!
+//! - [`Chess`], the [`duel_core::Game`]: play/undo on a stack of boards, a hash that counts the
+//!   en-passant square only when an en-passant capture is legal (otherwise a position reached
+//!   after a double pawn push would never repeat the same position reached otherwise), and the
+//!   draws: threefold repetition (and, inside a search, any repetition since the search began),
+//!   the fifty-move rule, insufficient material and stalemate;
+//! - move text in UCI long algebraic notation, castling written king-two-squares (`e1g1`) as
+//!   every GUI expects, though `cozy-chess` plays it as king-takes-rook (`e1h1`); both are
+//!   accepted on input;
+//! - [`Chess::san`], standard algebraic notation for the terminal and PGN;
+//! - [`perft`], counted on the bare rules (no draw stops a line), as the published tables are.
+//!
+//! ```
+//! use duel_core::Game;
+//! use duel_chess::Chess;
+//!
+//! let mut pos = Chess::start();
+//! let e4 = pos.parse_move("e2e4").unwrap();
+//! assert_eq!(pos.san(e4), "e4");
+//! pos.play(e4);
+//! assert_eq!(pos.to_text(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+//! ```
+
+mod san;
+
+use cozy_chess::{get_pawn_attacks, Board, Color, File, GameStatus, Move, Piece, Rank, Square};
+use duel_core::{Game, MoveError, Outcome, PositionError, Side, SplitMix64};
+
+pub use cozy_chess;
+
+/// The standard start position.
+pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// One key per en-passant file, mixed into the hash only when the capture is legal.
+const EP_KEYS: [u64; 8] = SplitMix64::keys(0xC4E5_5E9A_55A4_7001);
+
+/// A chess position with the boards before it (for undo and repetition).
+#[derive(Debug, Clone)]
+pub struct Chess {
+    board: Board,
+    hash: u64,
+    /// Every earlier position of the game, oldest first, with its hash.
+    history: Vec<(Board, u64)>,
+    /// `history.len()` when the current search began (`usize::MAX` outside a search): a
+    /// position repeated after this point is a draw at its first repetition, since the side
+    /// that could avoid it did not.
+    search_root: usize,
+}
+
+impl PartialEq for Chess {
+    fn eq(&self, other: &Self) -> bool {
+        self.board == other.board && self.history.len() == other.history.len()
+    }
+}
+
+impl Chess {
+    /// The board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// A position from a `cozy-chess` board, with no history.
+    pub fn from_board(board: Board) -> Chess {
+        Chess {
+            hash: position_hash(&board),
+            board,
+            history: Vec::new(),
+            search_root: usize::MAX,
+        }
+    }
+
+    /// True if the side to move is in check.
+    pub fn in_check(&self) -> bool {
+        !self.board.checkers().is_empty()
+    }
+
+    /// The draw by repetition: the position occurred twice before, or once since the search
+    /// root. Only positions since the last capture or pawn move can repeat, and only every
+    /// second ply (the same side to move).
+    fn repeated(&self) -> bool {
+        let reach = (self.board.halfmove_clock() as usize).min(self.history.len());
+        let mut seen = 0;
+        let n = self.history.len();
+        let mut back = 2;
+        while back <= reach {
+            let i = n - back;
+            if self.history[i].1 == self.hash {
+                if i >= self.search_root {
+                    return true;
+                }
+                seen += 1;
+                if seen == 2 {
+                    return true;
+                }
+            }
+            back += 2;
+        }
+        false
+    }
+
+    /// The UCI text of a move as GUIs expect it: castling as the king's two-square move.
+    fn uci(&self, mv: Move) -> String {
+        let mv = self.king_step_castle(mv);
+        let mut s = format!("{}{}", mv.from, mv.to);
+        if let Some(p) = mv.promotion {
+            s.push(piece_char(p));
+        }
+        s
+    }
+
+    /// `cozy-chess`'s king-takes-rook castling as the king's own destination (e1h1 -> e1g1).
+    fn king_step_castle(&self, mv: Move) -> Move {
+        if self.is_castle(mv) {
+            let file = if mv.to.file() > mv.from.file() {
+                File::G
+            } else {
+                File::C
+            };
+            Move {
+                from: mv.from,
+                to: Square::new(file, mv.from.rank()),
+                promotion: None,
+            }
+        } else {
+            mv
+        }
+    }
+
+    /// True if `mv` (in `cozy-chess` form) castles: the king moves onto its own rook.
+    pub fn is_castle(&self, mv: Move) -> bool {
+        self.board.piece_on(mv.from) == Some(Piece::King)
+            && self.board.color_on(mv.to) == Some(self.board.side_to_move())
+    }
+
+    fn legal_moves(&self) -> Vec<Move> {
+        let mut out = Vec::new();
+        self.board.generate_moves(|pm| {
+            out.extend(pm);
+            false
+        });
+        out
+    }
+}
+
+/// The hash of a board: `cozy-chess`'s without the en-passant part, plus our en-passant key
+/// only when the capture is legal.
+fn position_hash(board: &Board) -> u64 {
+    let h = board.hash_without_ep();
+    match legal_ep_file(board) {
+        Some(f) => h ^ EP_KEYS[f as usize],
+        None => h,
+    }
+}
+
+/// The en-passant file if some legal move captures en passant.
+fn legal_ep_file(board: &Board) -> Option<File> {
+    let file = board.en_passant()?;
+    let us = board.side_to_move();
+    let target = Square::new(file, Rank::Sixth.relative_to(us));
+    // Our pawns that attack the target are those a pawn of theirs on the target would attack.
+    let candidates = get_pawn_attacks(target, !us) & board.colored_pieces(us, Piece::Pawn);
+    if candidates.is_empty() {
+        return None;
+    }
+    let mut legal = false;
+    board.generate_moves_for(candidates, |pm| {
+        legal = pm.into_iter().any(|m| m.to == target);
+        legal
+    });
+    legal.then_some(file)
+}
+
+/// Neither side can ever mate: kings alone, a lone minor piece, or bishops all on one colour of
+/// square. (Positions where mate is possible only with help, like knight against knight, play
+/// on, as under FIDE rules.)
+pub fn insufficient_material(board: &Board) -> bool {
+    let heavy = board.pieces(Piece::Pawn) | board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
+    if !heavy.is_empty() {
+        return false;
+    }
+    let knights = board.pieces(Piece::Knight);
+    let bishops = board.pieces(Piece::Bishop);
+    let minors = knights.len() + bishops.len();
+    if minors <= 1 {
+        return true;
+    }
+    if !knights.is_empty() {
+        return false;
+    }
+    let dark = bishops & cozy_chess::BitBoard::DARK_SQUARES;
+    dark == bishops || dark.is_empty()
+}
+
+/// Squares a1..h8 twice, then an optional promotion piece in lower case.
+fn is_uci_syntax(t: &str) -> bool {
+    let b = t.as_bytes();
+    let square = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
+    (b.len() == 4 || (b.len() == 5 && b"qrbn".contains(&b[4])))
+        && square(b[0], b[1])
+        && square(b[2], b[3])
+}
+
+fn piece_char(p: Piece) -> char {
+    match p {
+        Piece::Pawn => 'p',
+        Piece::Knight => 'n',
+        Piece::Bishop => 'b',
+        Piece::Rook => 'r',
+        Piece::Queen => 'q',
+        Piece::King => 'k',
+    }
+}
+
+impl Game for Chess {
+    type Move = Move;
+    const NAME: &'static str = "chess";
+    /// Repetitions are judged on the positions before, which FEN does not carry.
+    const OUTCOME_NEEDS_HISTORY: bool = true;
+    /// From-square times 64 plus to-square.
+    const MOVE_INDICES: usize = 64 * 64;
+
+    fn move_index(mv: Move) -> usize {
+        mv.from as usize * 64 + mv.to as usize
+    }
+
+    fn start() -> Self {
+        Chess::from_board(Board::default())
+    }
+
+    fn side_to_move(&self) -> Side {
+        match self.board.side_to_move() {
+            Color::White => Side::First,
+            Color::Black => Side::Second,
+        }
+    }
+
+    fn ply(&self) -> u32 {
+        let full = u32::from(self.board.fullmove_number().max(1));
+        (full - 1) * 2 + u32::from(self.board.side_to_move() == Color::Black)
+    }
+
+    fn generate_moves(&self, moves: &mut Vec<Move>) {
+        moves.clear();
+        if self.outcome().is_some() {
+            return;
+        }
+        self.board.generate_moves(|pm| {
+            moves.extend(pm);
+            false
+        });
+    }
+
+    fn play(&mut self, mv: Move) {
+        let before = self.board.clone();
+        self.history.push((before, self.hash));
+        self.board.play_unchecked(mv);
+        self.hash = position_hash(&self.board);
+    }
+
+    fn undo(&mut self, _mv: Move) {
+        let (board, hash) = self.history.pop().expect("undo follows a play");
+        self.board = board;
+        self.hash = hash;
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        // Mate and stalemate first: a mate on the hundredth half-move still wins.
+        match self.board.status() {
+            GameStatus::Won => return Some(Outcome::Loss),
+            GameStatus::Drawn => return Some(Outcome::Draw),
+            GameStatus::Ongoing => {}
+        }
+        if insufficient_material(&self.board) || self.repeated() {
+            return Some(Outcome::Draw);
+        }
+        None
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        // Re-parsing the FEN rebuilds cozy-chess's hash from the pieces.
+        let fresh: Board = self.board.to_string().parse().expect("own FEN parses");
+        position_hash(&fresh)
+    }
+
+    fn format_move(&self, mv: Move) -> String {
+        self.uci(mv)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let t = text.trim();
+        if !is_uci_syntax(t) {
+            return Err(MoveError::syntax(
+                Self::NAME,
+                text,
+                "expected UCI long algebraic notation: the from and to squares, then q, r, b or n \
+                 for a promotion (e2e4, e7e8q)",
+            ));
+        }
+        let mv: Move = t
+            .parse()
+            .map_err(|_| MoveError::syntax(Self::NAME, text, "not a move"))?;
+        let legal = self.legal_moves();
+        if legal.contains(&mv) {
+            return Ok(mv);
+        }
+        // The king's two-square castling move, written as GUIs write it.
+        if let Some(&c) = legal
+            .iter()
+            .find(|&&m| self.is_castle(m) && self.king_step_castle(m) == mv)
+        {
+            return Ok(c);
+        }
+        Err(MoveError::illegal(
+            text,
+            format!("no legal move goes so in {}", self.board),
+        ))
+    }
+
+    fn to_text(&self) -> String {
+        self.board.to_string()
+    }
+
+    fn from_text(text: &str) -> Result<Self, PositionError> {
+        let t = text.trim();
+        let fen = if t.is_empty() || t == "startpos" {
+            START_FEN
+        } else {
+            t
+        };
+        let board: Board = fen
+            .parse()
+            .map_err(|e| PositionError::new(Self::NAME, text, format!("bad FEN: {e}")))?;
+        Ok(Chess::from_board(board))
+    }
+
+    /// From here on one repetition is a draw (a line that repeats gains nothing the side to
+    /// move could not also get by deviating), while positions from before the search need
+    /// three occurrences, as in the game.
+    fn begin_search(&mut self) {
+        self.search_root = self.history.len();
+    }
+
+    fn play_null(&mut self) -> bool {
+        match self.board.null_move() {
+            Some(b) => {
+                let before = std::mem::replace(&mut self.board, b);
+                self.history.push((before, self.hash));
+                self.hash = position_hash(&self.board);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn undo_null(&mut self) {
+        self.undo(Move {
+            from: Square::A1,
+            to: Square::A1,
+            promotion: None,
+        });
+    }
+}
+
+/// Leaf count at `depth` on the bare rules (every line runs to the depth unless mated or
+/// stalemated), with the last ply counted in bulk: the convention of the published tables.
+pub fn perft(board: &Board, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut n = 0;
+    if depth == 1 {
+        board.generate_moves(|pm| {
+            n += pm.len() as u64;
+            false
+        });
+        return n;
+    }
+    board.generate_moves(|pm| {
+        for mv in pm {
+            let mut child = board.clone();
+            child.play_unchecked(mv);
+            n += perft(&child, depth - 1);
+        }
+        false
+    });
+    n
+}
+
+/// [`perft`] split by first move, each in UCI text.
+pub fn perft_divide(pos: &Chess, depth: u32) -> Vec<(String, u64)> {
+    let mut out: Vec<(String, u64)> = pos
+        .legal_moves()
+        .into_iter()
+        .map(|mv| {
+            let mut child = pos.board.clone();
+            child.play_unchecked(mv);
+            (pos.uci(mv), perft(&child, depth.saturating_sub(1)))
+        })
+        .collect();
+    out.sort();
+    out
+}

@@ -1,0 +1,85 @@
+//! Standard algebraic notation (SAN) for display and PGN: piece letter, the least
+//! disambiguation that makes the move unique, `x` for captures, `=Q` promotions, `O-O`,
+//! and `+` or `#`.
+
+use cozy_chess::{Move, Piece};
+use duel_core::Game;
+
+use crate::Chess;
+
+fn letter(p: Piece) -> &'static str {
+    match p {
+        Piece::Pawn => "",
+        Piece::Knight => "N",
+        Piece::Bishop => "B",
+        Piece::Rook => "R",
+        Piece::Queen => "Q",
+        Piece::King => "K",
+    }
+}
+
+impl Chess {
+    /// `mv` (legal here) in standard algebraic notation.
+    pub fn san(&self, mv: Move) -> String {
+        let board = self.board();
+        let mut s = String::new();
+        if self.is_castle(mv) {
+            s.push_str(if mv.to.file() > mv.from.file() {
+                "O-O"
+            } else {
+                "O-O-O"
+            });
+        } else {
+            let piece = board
+                .piece_on(mv.from)
+                .expect("a legal move starts on a piece");
+            let capture = board.color_on(mv.to).is_some()
+                || (piece == Piece::Pawn && mv.from.file() != mv.to.file());
+            if piece == Piece::Pawn {
+                if capture {
+                    s.push_str(&mv.from.file().to_string());
+                }
+            } else {
+                s.push_str(letter(piece));
+                // Other pieces of the same kind that could also go there.
+                let rivals: Vec<Move> = self
+                    .legal_moves()
+                    .into_iter()
+                    .filter(|m| {
+                        m.to == mv.to && m.from != mv.from && board.piece_on(m.from) == Some(piece)
+                    })
+                    .collect();
+                if !rivals.is_empty() {
+                    let file_unique = rivals.iter().all(|m| m.from.file() != mv.from.file());
+                    let rank_unique = rivals.iter().all(|m| m.from.rank() != mv.from.rank());
+                    if file_unique {
+                        s.push_str(&mv.from.file().to_string());
+                    } else if rank_unique {
+                        s.push_str(&mv.from.rank().to_string());
+                    } else {
+                        s.push_str(&mv.from.to_string());
+                    }
+                }
+            }
+            if capture {
+                s.push('x');
+            }
+            s.push_str(&mv.to.to_string());
+            if let Some(p) = mv.promotion {
+                s.push('=');
+                s.push_str(letter(p));
+            }
+        }
+        let mut after = self.clone();
+        after.play(mv);
+        if after.in_check() {
+            let mut replies = Vec::new();
+            after.board().generate_moves(|pm| {
+                replies.extend(pm);
+                true
+            });
+            s.push(if replies.is_empty() { '#' } else { '+' });
+        }
+        s
+    }
+}

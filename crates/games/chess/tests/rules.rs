@@ -1,0 +1,241 @@
+//! Chess rules around cozy-chess: perft against the published table, move text, the hash's
+//! en-passant rule, the draws, SAN against the Win At Chess answers, bad input.
+
+use duel_chess::{perft, perft_divide, Chess};
+use duel_core::conformance::check_game;
+use duel_core::{Game, MoveError, Outcome};
+
+const PERFT: &str = include_str!("../../../../data/chess/perft.txt");
+const WAC: &str = include_str!("../../../../data/chess/wac.epd");
+
+/// (FEN, [(depth, leaves)]) from data/chess/perft.txt.
+fn perft_table() -> Vec<(String, Vec<(u32, u64)>)> {
+    PERFT
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let mut parts = l.split(';');
+            let fen = parts.next().unwrap().trim().to_string();
+            let counts = parts
+                .map(|p| {
+                    let (d, n) = p.trim().split_once(' ').unwrap();
+                    (d[1..].parse().unwrap(), n.parse().unwrap())
+                })
+                .collect();
+            (fen, counts)
+        })
+        .collect()
+}
+
+fn check_perft(max_leaves: u64, min_leaves: u64) {
+    let mut checked = 0;
+    for (fen, counts) in perft_table() {
+        let pos = Chess::from_text(&fen).unwrap();
+        for (d, n) in counts {
+            if n <= max_leaves && n > min_leaves {
+                assert_eq!(perft(pos.board(), d), n, "{fen} depth {d}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 0);
+}
+
+/// Every table entry up to 5 M leaves (depths 1–4, and 5 for the small ones).
+#[test]
+fn perft_table_shallow() {
+    check_perft(5_000_000, 0);
+}
+
+/// The rest, up to depth 6 (about 27 G leaves in all): minutes.
+#[test]
+#[ignore]
+fn perft_table_deep() {
+    check_perft(u64::MAX, 5_000_000);
+}
+
+/// The generic count through the Game trait (play/undo, draw rules) equals the bare rules'
+/// count where no draw can arise within the depth (a repetition needs four plies).
+#[test]
+fn game_trait_perft_agrees() {
+    for (fen, _) in perft_table() {
+        let mut pos = Chess::from_text(&fen).unwrap();
+        let want = perft(pos.board(), 3);
+        assert_eq!(duel_core::perft(&mut pos, 3), want, "{fen}");
+        let divided: u64 = perft_divide(&pos, 3).iter().map(|(_, n)| n).sum();
+        assert_eq!(divided, want);
+    }
+}
+
+#[test]
+fn conformance() {
+    check_game(&Chess::start(), 20, 7).unwrap();
+    for (fen, _) in perft_table() {
+        check_game(&Chess::from_text(&fen).unwrap(), 5, 3).unwrap();
+    }
+}
+
+/// Castling is written e1g1 (as GUIs send it) and read both ways.
+#[test]
+fn castling_text() {
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let pos = Chess::from_text(kiwipete).unwrap();
+    let short = pos.parse_move("e1g1").unwrap();
+    assert_eq!(pos.parse_move("e1h1").unwrap(), short);
+    assert_eq!(pos.format_move(short), "e1g1");
+    assert_eq!(pos.san(short), "O-O");
+    let long = pos.parse_move("e1c1").unwrap();
+    assert_eq!(pos.format_move(long), "e1c1");
+    assert_eq!(pos.san(long), "O-O-O");
+    let mut after = pos.clone();
+    after.play(short);
+    assert_eq!(
+        after.to_text(),
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R4RK1 b kq - 1 1"
+    );
+    let divided: Vec<String> = perft_divide(&pos, 1).into_iter().map(|(m, _)| m).collect();
+    assert!(divided.contains(&"e1g1".to_string()) && !divided.contains(&"e1h1".to_string()));
+}
+
+/// The en-passant square counts in the hash only when a capture is legal there.
+#[test]
+fn en_passant_hash() {
+    let mut pos = Chess::start();
+    pos.play(pos.parse_move("e2e4").unwrap());
+    let no_ep =
+        Chess::from_text("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
+    assert_eq!(pos.hash(), no_ep.hash(), "no black pawn can take on e3");
+    let with_ep =
+        Chess::from_text("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3").unwrap();
+    let without =
+        Chess::from_text("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3").unwrap();
+    assert_ne!(with_ep.hash(), without.hash(), "exf6 is legal");
+    // exd6 would take both pawns off the fifth rank and open it to the rook on h5: illegal, so
+    // the square does not count; without the rook it does.
+    let pinned = Chess::from_text("8/8/8/K2pP2r/8/8/8/7k w - d6 0 1").unwrap();
+    let unpinned = Chess::from_text("8/8/8/K2pP2r/8/8/8/7k w - - 0 1").unwrap();
+    assert_eq!(pinned.hash(), unpinned.hash(), "exd6 would expose the king");
+    let free = Chess::from_text("8/8/8/K2pP3/8/8/8/7k w - d6 0 1").unwrap();
+    let none = Chess::from_text("8/8/8/K2pP3/8/8/8/7k w - - 0 1").unwrap();
+    assert_ne!(free.hash(), none.hash(), "exd6 is legal");
+}
+
+fn play_all(pos: &mut Chess, moves: &str) {
+    for m in moves.split_whitespace() {
+        let mv = pos.parse_move(m).unwrap();
+        pos.play(mv);
+    }
+}
+
+#[test]
+fn repetition() {
+    let mut pos = Chess::start();
+    play_all(&mut pos, "g1f3 g8f6 f3g1 f6g8");
+    assert_eq!(pos.outcome(), None, "twice in the game is not yet a draw");
+    play_all(&mut pos, "g1f3 g8f6 f3g1 f6g8");
+    assert_eq!(pos.outcome(), Some(Outcome::Draw), "three times");
+    // Inside a search, the first repetition after the root is a draw.
+    let mut pos = Chess::start();
+    pos.begin_search();
+    play_all(&mut pos, "g1f3 g8f6 f3g1");
+    assert_eq!(pos.outcome(), None);
+    play_all(&mut pos, "f6g8");
+    assert_eq!(pos.outcome(), Some(Outcome::Draw));
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    assert!(moves.is_empty(), "a finished game has no moves");
+}
+
+#[test]
+fn fifty_moves_material_mate_stalemate() {
+    let mut pos = Chess::from_text("4k3/8/8/8/8/8/4P3/R3K3 w - - 99 80").unwrap();
+    assert_eq!(pos.outcome(), None);
+    play_all(&mut pos, "a1a2");
+    assert_eq!(pos.outcome(), Some(Outcome::Draw));
+    // A pawn move resets the count.
+    let mut pos = Chess::from_text("4k3/8/8/8/8/8/4P3/R3K3 w - - 99 80").unwrap();
+    play_all(&mut pos, "e2e4");
+    assert_eq!(pos.outcome(), None);
+    for (fen, draw) in [
+        ("8/8/8/4k3/8/8/8/4K3 w - - 0 1", true),
+        ("8/8/8/4k3/8/8/8/4K2B w - - 0 1", true),
+        ("8/8/8/4k3/8/8/8/4KN2 b - - 0 1", true),
+        ("8/8/8/3bk3/8/8/8/4K2B w - - 0 1", true), // d5 and h1: both light squares
+        ("8/8/8/2b1k3/8/8/8/4K2B w - - 0 1", false), // c5 is dark: mate can be helped
+        ("8/8/8/4k3/8/8/8/3NKN2 w - - 0 1", false), // two knights: mate can be helped
+        ("8/8/8/4k3/8/8/4P3/4K3 w - - 0 1", false),
+    ] {
+        let pos = Chess::from_text(fen).unwrap();
+        let want = draw.then_some(Outcome::Draw);
+        assert_eq!(pos.outcome(), want, "{fen}");
+    }
+    // Fool's mate: White to move is mated.
+    let mut pos = Chess::start();
+    play_all(&mut pos, "f2f3 e7e5 g2g4 d8h4");
+    assert_eq!(pos.outcome(), Some(Outcome::Loss));
+    let stalemate = Chess::from_text("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+    assert_eq!(stalemate.outcome(), Some(Outcome::Draw));
+}
+
+/// Every move the Win At Chess suite names (best moves, and the few moves to avoid), written
+/// in SAN by its authors, is the SAN of a legal move: 300 positions of checks, captures,
+/// promotions and disambiguations. And SAN names each legal move differently.
+#[test]
+fn san_matches_win_at_chess() {
+    let mut moves = Vec::new();
+    let mut n = 0;
+    for line in WAC.lines().filter(|l| !l.trim().is_empty()) {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let pos = Chess::from_text(&format!("{} 0 1", fields[..4].join(" "))).unwrap();
+        pos.generate_moves(&mut moves);
+        let sans: Vec<String> = moves.iter().map(|&m| pos.san(m)).collect();
+        let ops = fields[4..].join(" ");
+        let named = ops
+            .split(';')
+            .map(str::trim)
+            .filter_map(|op| op.strip_prefix("bm ").or_else(|| op.strip_prefix("am ")));
+        for want in named.flat_map(str::split_whitespace) {
+            assert!(
+                sans.iter().any(|s| s == want),
+                "{line}: {want} not in {sans:?}"
+            );
+            n += 1;
+        }
+        let mut unique = sans.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), sans.len(), "{line}");
+    }
+    assert!(n >= 300, "{n}");
+}
+
+#[test]
+fn bad_input_is_named() {
+    for (fen, what) in [
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+            "side",
+        ),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "board"),
+        ("hello", "FEN"),
+    ] {
+        let e = Chess::from_text(fen).unwrap_err().to_string();
+        assert!(
+            e.contains(fen) && e.to_lowercase().contains(&what.to_lowercase()),
+            "{e}"
+        );
+    }
+    let pos = Chess::start();
+    assert!(matches!(
+        pos.parse_move("e2e5"),
+        Err(MoveError::Illegal { .. })
+    ));
+    assert!(matches!(
+        pos.parse_move("e2"),
+        Err(MoveError::Syntax { .. })
+    ));
+    let r = pos.parse_move("e7e8k");
+    assert!(matches!(r, Err(MoveError::Syntax { .. })), "{r:?}");
+    let e = pos.parse_move("e1g1").unwrap_err().to_string();
+    assert!(e.contains("e1g1"), "{e}");
+}

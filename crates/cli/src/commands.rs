@@ -227,7 +227,7 @@ pub fn bench(game: Option<&str>, out: &mut dyn Write) -> Result<()> {
 /// Arguments of `compare`.
 #[derive(Debug, Clone, Args)]
 pub struct CompareArgs {
-    /// The game (tictactoe, connect4, othello).
+    /// The game (tictactoe, connect4, othello, chess).
     pub game: String,
     /// The depth every algorithm searches to.
     #[arg(long, short = 'd', value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
@@ -385,7 +385,7 @@ pub enum TreeFormat {
 /// Arguments of `tree`.
 #[derive(Debug, Clone, Args)]
 pub struct TreeArgs {
-    /// The game (tictactoe, connect4, othello).
+    /// The game (tictactoe, connect4, othello, chess).
     pub game: String,
     /// The depth of the search.
     #[arg(long, short = 'd', value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]

@@ -30,7 +30,7 @@ enum Command {
     Play(play::PlayArgs),
     /// Search a position and print one line per completed depth.
     Analyze {
-        /// The game (tictactoe, connect4, othello).
+        /// The game (tictactoe, connect4, othello, chess).
         game: String,
         #[command(flatten)]
         position: PositionArgs,
@@ -41,14 +41,14 @@ enum Command {
     },
     /// The exact value of a position and of each move.
     Solve {
-        /// The game (tictactoe, connect4, othello).
+        /// The game (tictactoe, connect4, othello, chess).
         game: String,
         #[command(flatten)]
         position: PositionArgs,
     },
     /// Count the positions exactly DEPTH plies ahead (move generation check).
     Perft {
-        /// The game (tictactoe, connect4, othello).
+        /// The game (tictactoe, connect4, othello, chess).
         game: String,
         /// Plies to look ahead.
         depth: u32,

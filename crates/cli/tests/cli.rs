@@ -411,7 +411,7 @@ fn play_connect4_engine_blocks_and_finishes() {
 
 #[test]
 fn bad_input_exits_non_zero_naming_the_problem() {
-    duel(&["perft", "chess", "3"]).failure(&["unknown game 'chess'", "tictactoe", "connect4"]);
+    duel(&["perft", "xiangqi", "3"]).failure(&["unknown game 'xiangqi'", "tictactoe", "chess"]);
     duel(&["solve", "tictactoe", "--position", "55"])
         .failure(&["--position '55'", "cell 5 is taken"]);
     duel(&["analyze", "connect4", "-p", "48"]).failure(&["'8'", "column number 1-7"]);
@@ -504,4 +504,40 @@ fn othello_bad_input_is_named() {
     duel(&["analyze", "othello", "--depth", "2", "--moves", "a1"]).failure(&["a1"]);
     let board = "---------------------------OX------XO--------------------------- Z";
     duel(&["perft", "othello", "1", "-p", board]).failure(&["side"]);
+}
+
+/// Chess runs through the same subcommands: perft on the published table's start position,
+/// a search, and the errors named.
+#[test]
+fn chess_subcommands() {
+    let out = duel(&["perft", "chess", "4"]).success();
+    assert_eq!(field(&out, "leaves:"), "197281");
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let out = duel(&["perft", "chess", "3", "-p", kiwipete]).success();
+    assert_eq!(field(&out, "leaves:"), "97862");
+    let out = duel(&["analyze", "chess", "--depth", "3", "--moves", "e2e4 e7e5"]).success();
+    assert!(out.contains("best move "), "{out}");
+    // Scholar's mate threat: after 1.e4 e5 2.Bc4 Nc6 3.Qh5 Nf6?? White mates with Qxf7.
+    let out = duel(&[
+        "analyze",
+        "chess",
+        "--depth",
+        "3",
+        "--moves",
+        "e2e4 e7e5 f1c4 b8c6 d1h5 g8f6",
+    ])
+    .success();
+    assert!(out.contains("best move h5f7 (score win in 1"), "{out}");
+    duel(&[
+        "perft",
+        "chess",
+        "2",
+        "-p",
+        "rnbqkbnr/pppppppp/8/8 w KQkq - 0 1",
+    ])
+    .failure(&["FEN"]);
+    duel(&["analyze", "chess", "--depth", "2", "--moves", "e2e5"]).failure(&["e2e5"]);
+    duel(&["analyze", "chess", "--depth", "2", "--moves", "e9e4"]).failure(&["e9e4", "UCI"]);
+    duel(&["solve", "chess"]).failure(&["chess", "not solved exactly"]);
+    duel(&["analyze", "chess", "--eval", "material", "--depth", "2"]).success();
 }

@@ -51,6 +51,12 @@ pub enum EngineError {
     /// A depth of zero where at least one ply is needed.
     #[error("depth must be at least 1")]
     ZeroDepth,
+    /// The game has no exact solver for positions like this one.
+    #[error("{game} positions are not solved exactly here: use analyze for a search")]
+    NotSolvable {
+        /// The game.
+        game: &'static str,
+    },
     /// A recorded tree would be larger than the cap.
     #[error("the tree has more than {cap} nodes (the cap): lower the depth or raise the cap")]
     TreeTooLarge {

@@ -3,13 +3,14 @@
 
 use std::time::Instant;
 
+use duel_chess::Chess;
 use duel_connect4::{pons_to_score, Connect4, Solver};
 use duel_core::{Game, Score, Side};
 use duel_othello::{Move, Othello};
 use duel_tictactoe::{OpenLines, TicTacToe};
 
 use crate::session::solve_by_search;
-use crate::{MoveValue, Solution};
+use crate::{EngineError, MoveValue, Solution};
 
 /// Othello positions with at most this many empty squares are solved exactly by `analyze`,
 /// `play` and (by default) `nboard`: a few milliseconds, and the answer is perfect.
@@ -43,8 +44,9 @@ pub trait Supported: Game {
     /// The game's name for a side.
     fn side_name(side: Side) -> &'static str;
 
-    /// The exact value of the position and of each of its moves.
-    fn solve(&self) -> Solution;
+    /// The exact value of the position and of each of its moves, or why the game cannot give
+    /// it.
+    fn solve(&self) -> Result<Solution, EngineError>;
 
     /// Where the game's own solver answers in a moment, its answer: `analyze` and `play` then
     /// give it instead of a depth-limited search. None (the default) means search.
@@ -82,10 +84,10 @@ impl Supported for TicTacToe {
         }
     }
 
-    fn solve(&self) -> Solution {
+    fn solve(&self) -> Result<Solution, EngineError> {
         // At most 9 - ply plies remain: alpha-beta to that depth never meets a heuristic leaf,
         // so the evaluator plays no part and the value is exact.
-        solve_by_search(self, &OpenLines, 9 - self.ply().min(9))
+        Ok(solve_by_search(self, &OpenLines, 9 - self.ply().min(9)))
     }
 }
 
@@ -116,7 +118,7 @@ impl Supported for Connect4 {
         }
     }
 
-    fn solve(&self) -> Solution {
+    fn solve(&self) -> Result<Solution, EngineError> {
         let start = Instant::now();
         let mut solver = Solver::new();
         let moves: Vec<MoveValue> = solver
@@ -132,7 +134,7 @@ impl Supported for Connect4 {
             Some(p) => p,
             None => solver.solve(self, false),
         };
-        Solution {
+        Ok(Solution {
             value: pons_to_score(self, pons),
             plies_known: true,
             margin: Some(pons),
@@ -141,7 +143,7 @@ impl Supported for Connect4 {
             method: "Connect Four solver (Pons: alpha-beta, null windows, bitboards)",
             nodes: solver.nodes(),
             time: start.elapsed(),
-        }
+        })
     }
 }
 
@@ -215,7 +217,7 @@ impl Supported for Othello {
         })
     }
 
-    fn solve(&self) -> Solution {
+    fn solve(&self) -> Result<Solution, EngineError> {
         let start = Instant::now();
         let mut solver = duel_othello::Solver::default();
         let by_sign = |discs: i32| match discs.signum() {
@@ -245,7 +247,7 @@ impl Supported for Othello {
             Some(d) => d,
             None => self.final_score(),
         };
-        Solution {
+        Ok(Solution {
             value: by_sign(discs),
             plies_known: false,
             margin: Some(discs),
@@ -254,6 +256,48 @@ impl Supported for Othello {
             method: "Othello endgame solver (null windows, table, fastest-first, parity)",
             nodes,
             time: start.elapsed(),
+        })
+    }
+}
+
+impl Supported for Chess {
+    /// The perft suite's positions (data/chess/perft.txt): the opening, Kiwipete's tactics, a
+    /// rook ending, promotions and castling.
+    const BENCH: &'static [&'static str] = &[
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    ];
+    // Quiescence follows every capture (no exchange evaluation yet), so chess trees grow fast:
+    // depth 4 keeps the bench to a fraction of a second.
+    const BENCH_DEPTH: u32 = 4;
+    const DEFAULT_DEPTH: u32 = 6;
+
+    fn diagram(&self) -> String {
+        Chess::diagram(self)
+    }
+
+    fn side_name(side: Side) -> &'static str {
+        match side {
+            Side::First => "White",
+            Side::Second => "Black",
         }
+    }
+
+    fn solve(&self) -> Result<Solution, EngineError> {
+        Err(EngineError::NotSolvable { game: "chess" })
+    }
+
+    /// The published tables count on the bare rules: no repetition or fifty-move draw stops a
+    /// line.
+    fn perft(&self, depth: u32) -> u64 {
+        duel_chess::perft(self.board(), depth)
+    }
+
+    fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
+        duel_chess::perft_divide(self, depth)
     }
 }

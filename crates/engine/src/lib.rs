@@ -31,12 +31,13 @@ pub use report::{
 };
 pub use session::{GameSession, Session};
 
+use duel_chess::{Chess, Material, Pst};
 use duel_connect4::{Connect4, Threats};
 use duel_othello::{Othello, Textbook};
 use duel_tictactoe::{OpenLines, TicTacToe};
 
 /// The games duel plays, by the names the command line uses.
-pub const GAMES: [&str; 3] = ["tictactoe", "connect4", "othello"];
+pub const GAMES: [&str; 4] = ["tictactoe", "connect4", "othello", "chess"];
 
 /// The canonical name of a game, accepting a few common spellings (`tic-tac-toe`, `ttt`,
 /// `connect-four`, `c4`), in any case.
@@ -51,6 +52,7 @@ pub fn game_name(name: &str) -> Result<&'static str, EngineError> {
         "tictactoe" | "ttt" => Some("tictactoe"),
         "connect4" | "connectfour" | "c4" => Some("connect4"),
         "othello" | "reversi" => Some("othello"),
+        "chess" => Some("chess"),
         _ => None,
     };
     found.ok_or_else(|| EngineError::UnknownGame {
@@ -65,6 +67,7 @@ pub fn evaluators(game: &str) -> Result<&'static [&'static str], EngineError> {
         "tictactoe" => &["open-lines"],
         "connect4" => &["threats"],
         "othello" => &["textbook"],
+        "chess" => &["pst", "material"],
         _ => unreachable!("game_name returns known names only"),
     })
 }
@@ -91,6 +94,8 @@ pub fn open(game: &str, eval: Option<&str>) -> Result<Box<dyn Session>, EngineEr
         ("tictactoe", "open-lines") => Box::new(GameSession::<TicTacToe, _>::new(OpenLines)),
         ("connect4", "threats") => Box::new(GameSession::<Connect4, _>::new(Threats::default())),
         ("othello", "textbook") => Box::new(GameSession::<Othello, _>::new(Textbook::default())),
+        ("chess", "pst") => Box::new(GameSession::<Chess, _>::new(Pst)),
+        ("chess", "material") => Box::new(GameSession::<Chess, _>::new(Material)),
         _ => unreachable!("every listed evaluator is dispatched"),
     })
 }

@@ -392,7 +392,7 @@ impl<G: Supported, E: Evaluator<G>> Session for GameSession<G, E> {
     }
 
     fn solve(&self) -> Result<Solution, EngineError> {
-        Ok(self.pos.solve())
+        self.pos.solve()
     }
 
     fn bench(&self) -> BenchResult {

@@ -802,6 +802,22 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         }
         let mut moves = std::mem::take(&mut self.moves[ply]);
         self.eval.noisy_moves(&self.pos, &mut moves);
+        // Best hint first (for captures: the most valuable victim), stable so that equal hints
+        // keep the game's order: the first capture tried is the one most likely to cut.
+        if moves.len() > 1 {
+            let mut hints = std::mem::take(&mut self.hints);
+            self.eval.move_hints(&self.pos, &moves, &mut hints);
+            // Insertion sort of the two lists together: short lists, no allocation.
+            for i in 1..moves.len() {
+                let mut j = i;
+                while j > 0 && hints[j - 1] < hints[j] {
+                    hints.swap(j - 1, j);
+                    moves.swap(j - 1, j);
+                    j -= 1;
+                }
+            }
+            self.hints = hints;
+        }
         let mut best = stand_pat;
         alpha = alpha.max(stand_pat);
         for &mv in &moves {

@@ -11,6 +11,8 @@
 //!   every GUI expects, though `cozy-chess` plays it as king-takes-rook (`e1h1`); both are
 //!   accepted on input;
 //! - [`Chess::san`], standard algebraic notation for the terminal and PGN;
+//! - the founding texts' evaluations: [`Material`] (material balance) and [`Pst`] (material
+//!   and piece-square tables), with the quiescence, ordering and null-move hooks;
 //! - [`perft`], counted on the bare rules (no draw stops a line), as the published tables are.
 //!
 //! ```
@@ -24,12 +26,14 @@
 //! assert_eq!(pos.to_text(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
 //! ```
 
+mod eval;
 mod san;
 
 use cozy_chess::{get_pawn_attacks, Board, Color, File, GameStatus, Move, Piece, Rank, Square};
 use duel_core::{Game, MoveError, Outcome, PositionError, Side, SplitMix64};
 
 pub use cozy_chess;
+pub use eval::{is_noisy, Material, Pst, PIECE_VALUES};
 
 /// The standard start position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -70,6 +74,28 @@ impl Chess {
             history: Vec::new(),
             search_root: usize::MAX,
         }
+    }
+
+    /// The board as text, rank 8 first, White's pieces in capitals, then the files.
+    pub fn diagram(&self) -> String {
+        let b = &self.board;
+        let mut out = String::new();
+        for rank in Rank::ALL.iter().rev() {
+            out.push_str(&rank.to_string());
+            for file in File::ALL {
+                let sq = Square::new(file, *rank);
+                let c = match (b.piece_on(sq), b.color_on(sq)) {
+                    (Some(p), Some(Color::White)) => piece_char(p).to_ascii_uppercase(),
+                    (Some(p), _) => piece_char(p),
+                    _ => '.',
+                };
+                out.push(' ');
+                out.push(c);
+            }
+            out.push('\n');
+        }
+        out.push_str("  a b c d e f g h\n");
+        out
     }
 
     /// True if the side to move is in check.

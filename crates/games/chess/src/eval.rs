@@ -1,0 +1,287 @@
+//! The founding texts' chess evaluations, in centipawns from the side to move: material
+//! balance alone ([`Material`]), then material plus piece-square tables ([`Pst`]), so that
+//! `duel compare` can show what each adds. Both share the search hooks: captures and promotions
+//! (every move when in check) for quiescence, most-valuable-victim ordering hints, and the
+//! null-move guard against zugzwang.
+
+use cozy_chess::{Board, Color, Move, Piece};
+use duel_core::Evaluator;
+
+use crate::Chess;
+
+/// Piece values in centipawns, indexed by `Piece as usize` (pawn, knight, bishop, rook, queen,
+/// king). The king has no material value: both sides always have one.
+pub const PIECE_VALUES: [i32; 6] = [100, 320, 330, 500, 900, 0];
+
+/// Game phase weights per piece: 24 with all minor and major pieces on the board, 0 with none.
+const PHASE_WEIGHTS: [i32; 6] = [0, 1, 1, 2, 4, 0];
+const PHASE_MAX: i32 = 24;
+
+fn material(board: &Board, color: Color) -> i32 {
+    Piece::ALL
+        .iter()
+        .map(|&p| PIECE_VALUES[p as usize] * board.colored_pieces(color, p).len() as i32)
+        .sum()
+}
+
+/// The search hooks both evaluators share, as `Evaluator` methods.
+macro_rules! shared_hooks {
+    () => {
+        fn noisy_moves(&self, pos: &Chess, moves: &mut Vec<Move>) {
+            noisy_moves(pos, moves);
+        }
+
+        fn move_hint(&self, pos: &Chess, mv: Move) -> i32 {
+            capture_hint(pos.board(), mv)
+        }
+
+        fn null_move_ok(&self, pos: &Chess) -> bool {
+            null_move_ok(pos)
+        }
+    };
+}
+
+/// Material balance only: the first evaluation the texts give.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Material;
+
+impl Evaluator<Chess> for Material {
+    fn name(&self) -> &'static str {
+        "material"
+    }
+
+    fn evaluate(&self, pos: &Chess) -> i32 {
+        let b = pos.board();
+        let us = b.side_to_move();
+        material(b, us) - material(b, !us)
+    }
+
+    shared_hooks!();
+}
+
+/// How central a square is: 0 on the rim, 3 on the four centre squares.
+const fn centrality(sq: usize) -> i32 {
+    let (f, r) = ((sq % 8) as i32, (sq / 8) as i32);
+    let df = if f < 4 { f } else { 7 - f };
+    let dr = if r < 4 { r } else { 7 - r };
+    if df < dr {
+        df
+    } else {
+        dr
+    }
+}
+
+/// Middlegame and endgame tables from White's side (a1 = 0), built from simple rules rather
+/// than tuned: knights and bishops want the centre, pawns want to advance (the centre pawns
+/// first in the middlegame, every pawn in the endgame), rooks want the seventh rank and the
+/// centre files, the king hides in a back-rank corner in the middlegame and comes to the
+/// centre in the endgame.
+const TABLES: [[[i32; 64]; 6]; 2] = {
+    let mut t = [[[0; 64]; 6]; 2];
+    let mut sq = 0;
+    while sq < 64 {
+        let (f, r) = ((sq % 8) as i32, (sq / 8) as i32);
+        let c = centrality(sq);
+        let centre_file = f == 3 || f == 4;
+        // Pawns (no pawn stands on rank 1 or 8).
+        if r >= 1 && r <= 6 {
+            t[0][0][sq] = 5 * (r - 1)
+                + if centre_file && (r == 3 || r == 4) {
+                    15
+                } else {
+                    0
+                };
+            t[1][0][sq] = 12 * (r - 1);
+        }
+        // Knights suffer most on the rim.
+        t[0][1][sq] = 12 * c - 25;
+        t[1][1][sq] = 8 * c - 15;
+        t[0][2][sq] = 6 * c - 8;
+        t[1][2][sq] = 5 * c - 8;
+        t[0][3][sq] = if r == 6 { 15 } else { 0 } + if centre_file { 5 } else { 0 };
+        t[1][3][sq] = if r == 6 { 10 } else { 0 };
+        t[0][4][sq] = 3 * c - 5;
+        t[1][4][sq] = 5 * c - 8;
+        t[0][5][sq] = if r == 0 {
+            match f {
+                1 | 2 | 6 => 20,
+                0 | 7 => 10,
+                _ => 0,
+            }
+        } else {
+            -15 * (if r < 4 { r } else { 4 })
+        };
+        t[1][5][sq] = 12 * c - 20;
+        sq += 1;
+    }
+    t
+};
+
+/// Material plus piece-square tables, blended from middlegame to endgame by the material left.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Pst;
+
+impl Pst {
+    /// (middlegame, endgame, phase weight) of `color`'s pieces, from White's view of the tables.
+    fn side(board: &Board, color: Color) -> (i32, i32, i32) {
+        let (mut mg, mut eg, mut phase) = (0, 0, 0);
+        for &p in &Piece::ALL {
+            for sq in board.colored_pieces(color, p) {
+                let i = sq.relative_to(color) as usize;
+                let v = PIECE_VALUES[p as usize];
+                mg += v + TABLES[0][p as usize][i];
+                eg += v + TABLES[1][p as usize][i];
+                phase += PHASE_WEIGHTS[p as usize];
+            }
+        }
+        (mg, eg, phase)
+    }
+}
+
+impl Evaluator<Chess> for Pst {
+    fn name(&self) -> &'static str {
+        "pst"
+    }
+
+    fn evaluate(&self, pos: &Chess) -> i32 {
+        let b = pos.board();
+        let us = b.side_to_move();
+        let (mg_us, eg_us, ph_us) = Pst::side(b, us);
+        let (mg_them, eg_them, ph_them) = Pst::side(b, !us);
+        let phase = (ph_us + ph_them).min(PHASE_MAX);
+        let mg = mg_us - mg_them;
+        let eg = eg_us - eg_them;
+        (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX
+    }
+
+    shared_hooks!();
+}
+
+/// True if `mv` takes something (en passant included) or promotes.
+pub fn is_noisy(board: &Board, mv: Move) -> bool {
+    mv.promotion.is_some()
+        || board.color_on(mv.to) == Some(!board.side_to_move())
+        || (board.piece_on(mv.from) == Some(Piece::Pawn) && mv.from.file() != mv.to.file())
+}
+
+/// Captures and promotions; every move when in check, so quiescence never stands pat on a
+/// position it has not looked at the escapes from.
+fn noisy_moves(pos: &Chess, moves: &mut Vec<Move>) {
+    moves.clear();
+    let b = pos.board();
+    let in_check = pos.in_check();
+    b.generate_moves(|pm| {
+        moves.extend(pm.into_iter().filter(|&m| in_check || is_noisy(b, m)));
+        false
+    });
+}
+
+/// Most valuable victim first, least valuable attacker as the tie-break; promotions by the
+/// piece they make. Quiet moves get no hint (killers and history order them).
+fn capture_hint(board: &Board, mv: Move) -> i32 {
+    let victim = match board.piece_on(mv.to) {
+        Some(p) if board.color_on(mv.to) != Some(board.side_to_move()) => PIECE_VALUES[p as usize],
+        _ if is_noisy(board, mv) && mv.promotion.is_none() => PIECE_VALUES[0], // en passant
+        _ => 0,
+    };
+    let promotion = mv.promotion.map_or(0, |p| PIECE_VALUES[p as usize]);
+    if victim == 0 && promotion == 0 {
+        return 0;
+    }
+    let attacker = board
+        .piece_on(mv.from)
+        .map_or(0, |p| PIECE_VALUES[p as usize]);
+    10 * (victim + promotion) - attacker / 10 + 10
+}
+
+/// A null move is unsound in zugzwang, which in practice needs a side with only king and
+/// pawns; and it is illegal in check.
+fn null_move_ok(pos: &Chess) -> bool {
+    let b = pos.board();
+    let us = b.side_to_move();
+    let pieces = b.colors(us) & !(b.pieces(Piece::Pawn) | b.pieces(Piece::King));
+    !pos.in_check() && !pieces.is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use duel_core::Game;
+
+    /// Colour symmetry: a position and its mirror image (colours swapped, board flipped,
+    /// the other side to move) evaluate the same for the side to move.
+    #[test]
+    fn evaluations_are_colour_symmetric() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ];
+        for fen in fens {
+            let pos = Chess::from_text(fen).unwrap();
+            let mirrored = mirror_fen(fen);
+            let m = Chess::from_text(&mirrored).unwrap();
+            assert_eq!(Material.evaluate(&pos), Material.evaluate(&m), "{fen}");
+            assert_eq!(Pst.evaluate(&pos), Pst.evaluate(&m), "{fen} / {mirrored}");
+        }
+        let start = Chess::start();
+        assert_eq!(Material.evaluate(&start), 0);
+        assert_eq!(Pst.evaluate(&start), 0);
+    }
+
+    /// Flips the board top to bottom and swaps the colours (castling rights too).
+    fn mirror_fen(fen: &str) -> String {
+        let f: Vec<&str> = fen.split(' ').collect();
+        let swap = |c: char| {
+            if c.is_ascii_uppercase() {
+                c.to_ascii_lowercase()
+            } else {
+                c.to_ascii_uppercase()
+            }
+        };
+        let board: Vec<String> = f[0]
+            .split('/')
+            .rev()
+            .map(|r| r.chars().map(swap).collect())
+            .collect();
+        let side = if f[1] == "w" { "b" } else { "w" };
+        let mut castle: Vec<char> = f[2].chars().map(swap).collect();
+        castle.sort_by_key(|c| (c.is_ascii_lowercase(), *c != 'K' && *c != 'k'));
+        let castle: String = castle.into_iter().collect();
+        format!("{} {side} {castle} - {} {}", board.join("/"), f[4], f[5])
+    }
+
+    #[test]
+    fn material_counts_by_hand() {
+        // White is a knight up; Black to move sees -320.
+        let pos = Chess::from_text("4k3/8/8/8/8/8/8/1N2K3 b - - 0 1").unwrap();
+        assert_eq!(Material.evaluate(&pos), -320);
+    }
+
+    #[test]
+    fn hooks() {
+        let kiwipete = Chess::from_text(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        )
+        .unwrap();
+        let mut noisy = Vec::new();
+        Pst.noisy_moves(&kiwipete, &mut noisy);
+        // The eight captures of Kiwipete's first ply (perft tables: 8 captures at depth 1).
+        assert_eq!(noisy.len(), 8);
+        let qxf6 = kiwipete.parse_move("f3f6").unwrap();
+        let dxe6 = kiwipete.parse_move("d5e6").unwrap();
+        let quiet = kiwipete.parse_move("a2a3").unwrap();
+        // Both take a pawn-or-better; the knight on f6 is worth more than the pawn on e6.
+        assert!(Pst.move_hint(&kiwipete, qxf6) > Pst.move_hint(&kiwipete, dxe6));
+        assert_eq!(Pst.move_hint(&kiwipete, quiet), 0);
+        assert!(Pst.null_move_ok(&kiwipete));
+        let pawns_only = Chess::from_text("4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1").unwrap();
+        assert!(!Pst.null_move_ok(&pawns_only));
+        // In check: every legal move is an escape to look at.
+        let check = Chess::from_text("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1").unwrap();
+        Pst.noisy_moves(&check, &mut noisy);
+        let mut all = Vec::new();
+        check.generate_moves(&mut all);
+        assert_eq!(noisy.len(), all.len());
+    }
+}

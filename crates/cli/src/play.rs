@@ -37,6 +37,9 @@ pub struct PlayArgs {
     pub limits: LimitArgs,
     #[command(flatten)]
     pub engine: EngineArgs,
+    /// Write the game record here when the game ends or stops (chess: PGN; Othello: GGF).
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<std::path::PathBuf>,
 }
 
 impl Human {
@@ -53,11 +56,42 @@ impl Human {
 const HELP: &str = "commands: a move, `undo` (take back your last move and the reply), `hint`, \
                     `moves` (list the legal moves), `help`, `quit`";
 
-/// Plays a game on stdin/stdout.
+/// Plays a game on stdin/stdout, then writes its record if asked.
 pub fn play(a: &PlayArgs, out: &mut dyn Write) -> Result<()> {
     let mut s = a.engine.open(&a.game)?;
     a.position.apply(s.as_mut())?;
-    let limits = a.limits.limits(s.as_ref());
+    if let Some(path) = &a.record {
+        // Refuse before the game rather than lose it after.
+        if s.record(["", ""]).is_none() {
+            anyhow::bail!("{} has no game record format", s.game());
+        }
+        if path.is_dir() {
+            anyhow::bail!("--record {}: is a directory", path.display());
+        }
+    }
+    let result = game_loop(a, s.as_mut(), out);
+    if let Some(path) = &a.record {
+        let names = player_names(a.human);
+        let text = s.record(names).unwrap_or_default();
+        std::fs::write(path, text)
+            .map_err(|e| anyhow::anyhow!("--record {}: {e}", path.display()))?;
+        writeln!(out, "record written to {}", path.display())?;
+    }
+    result
+}
+
+/// The names a record gives the first and second player.
+fn player_names(human: Human) -> [&'static str; 2] {
+    match human {
+        Human::First => ["you", "duel"],
+        Human::Second => ["duel", "you"],
+        Human::Both => ["player 1", "player 2"],
+        Human::None => ["duel", "duel"],
+    }
+}
+
+fn game_loop(a: &PlayArgs, s: &mut dyn Session, out: &mut dyn Write) -> Result<()> {
+    let limits = a.limits.limits(&*s);
     let name = |s: &dyn Session, side: Side| s.side_name(side);
     let who = match a.human {
         Human::First | Human::Second => {
@@ -68,14 +102,14 @@ pub fn play(a: &PlayArgs, out: &mut dyn Write) -> Result<()> {
             };
             format!(
                 "you play {}, duel plays {}",
-                name(s.as_ref(), me),
-                name(s.as_ref(), me.other())
+                name(&*s, me),
+                name(&*s, me.other())
             )
         }
         Human::Both => "two players".to_string(),
         Human::None => "duel plays both sides".to_string(),
     };
-    writeln!(out, "{}: {who}; {}", s.game(), describe(s.as_ref()))?;
+    writeln!(out, "{}: {who}; {}", s.game(), describe(&*s))?;
     if a.human != Human::None {
         writeln!(out, "{HELP}")?;
     }
@@ -88,23 +122,25 @@ pub fn play(a: &PlayArgs, out: &mut dyn Write) -> Result<()> {
         if !a.human.plays(side) {
             let r = s.search(&limits, &mut |_| {})?;
             let Some(best) = r.best.clone() else {
-                anyhow::bail!("the engine found no move in {}", describe(s.as_ref()));
+                anyhow::bail!("the engine found no move in {}", describe(&*s));
             };
+            let pv = s.display_line(&r.pv);
             s.play(&best)?;
             writeln!(
                 out,
-                "\nduel ({}) plays {best}  (score {}, depth {}, pv {}, {} nodes, {} ms)",
-                name(s.as_ref(), side),
+                "\nduel ({}) plays {}  (score {}, depth {}, pv {}, {} nodes, {} ms)",
+                name(&*s, side),
+                pv.first().map_or(best.as_str(), String::as_str),
                 score(&r),
                 r.depth,
-                r.pv.join(" "),
+                pv.join(" "),
                 r.stats.nodes,
                 r.time.as_millis()
             )?;
             write!(out, "{}", s.diagram())?;
             continue;
         }
-        write!(out, "{} to move: ", name(s.as_ref(), side))?;
+        write!(out, "{} to move: ", name(&*s, side))?;
         out.flush()?;
         let Some(line) = lines.next() else {
             writeln!(out, "\nend of input: the game stops unfinished")?;
@@ -122,16 +158,17 @@ pub fn play(a: &PlayArgs, out: &mut dyn Write) -> Result<()> {
             "moves" => writeln!(out, "legal moves: {}", s.legal_moves().join(" "))?,
             "hint" => {
                 let r = s.search(&limits, &mut |_| {})?;
+                let pv = s.display_line(&r.pv);
                 writeln!(
                     out,
                     "hint: {} (score {}, pv {})",
-                    r.best.as_deref().unwrap_or("-"),
+                    pv.first().map_or("-", String::as_str),
                     score(&r),
-                    r.pv.join(" ")
+                    pv.join(" ")
                 )?;
             }
             "undo" => {
-                let taken = undo(s.as_mut(), a.human);
+                let taken = undo(&mut *s, a.human);
                 if taken.is_empty() {
                     writeln!(out, "nothing to undo")?;
                 } else {
@@ -139,12 +176,13 @@ pub fn play(a: &PlayArgs, out: &mut dyn Write) -> Result<()> {
                     write!(out, "{}", s.diagram())?;
                 }
             }
-            _ => match s.play(cmd) {
-                Ok(mv) => {
-                    writeln!(out, "{} plays {mv}", name(s.as_ref(), side))?;
+            _ => match (s.display_line(&[cmd.to_string()]), s.play(cmd)) {
+                (shown, Ok(mv)) => {
+                    let mv = shown.first().cloned().unwrap_or(mv);
+                    writeln!(out, "{} plays {mv}", name(&*s, side))?;
                     write!(out, "{}", s.diagram())?;
                 }
-                Err(e) => {
+                (_, Err(e)) => {
                     let what = match e {
                         EngineError::Move(duel_core::MoveError::Syntax { .. }) => "not a move",
                         _ => "illegal move",
@@ -158,7 +196,7 @@ pub fn play(a: &PlayArgs, out: &mut dyn Write) -> Result<()> {
             },
         }
     }
-    writeln!(out, "\nresult: {}", result(s.as_ref()))?;
+    writeln!(out, "\nresult: {}", result(&*s))?;
     Ok(())
 }
 

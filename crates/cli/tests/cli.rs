@@ -541,3 +541,40 @@ fn chess_subcommands() {
     duel(&["solve", "chess"]).failure(&["chess", "not solved exactly"]);
     duel(&["analyze", "chess", "--eval", "material", "--depth", "2"]).success();
 }
+
+/// `play chess` shows moves in SAN and writes the game as PGN with --record; a game without a
+/// record format refuses --record before it starts.
+#[test]
+fn chess_play_shows_san_and_records_pgn() {
+    let dir = std::env::temp_dir().join(format!("duel-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.pgn");
+    let path = file.to_str().unwrap();
+    // A back-rank mate in one for the engine (White).
+    let out = duel(&[
+        "play",
+        "chess",
+        "--as",
+        "none",
+        "--depth",
+        "2",
+        "-p",
+        "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+        "--record",
+        path,
+    ])
+    .success();
+    assert!(out.contains("duel (White) plays Ra8#"), "{out}");
+    let pgn = std::fs::read_to_string(&file).unwrap();
+    assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
+    assert!(
+        pgn.contains("[FEN \"6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1\"]"),
+        "{pgn}"
+    );
+    assert!(pgn.ends_with("1. Ra8# 1-0\n"), "{pgn}");
+    // A human move is echoed in SAN too.
+    let out = duel_with_input(&["play", "chess", "--depth", "1"], "g1f3\nquit\n").success();
+    assert!(out.contains("White plays Nf3"), "{out}");
+    duel(&["play", "connect4", "--record", path]).failure(&["connect4", "no game record"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

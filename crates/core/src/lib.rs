@@ -11,6 +11,7 @@ mod game;
 mod rng;
 mod score;
 
+pub mod clock;
 pub mod conformance;
 pub mod perft;
 

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use duel_chess::Chess;
+use duel_chess::{Chess, Move as ChessMove};
 use duel_connect4::{pons_to_score, Connect4, Solver};
 use duel_core::{Game, Score, Side};
 use duel_othello::{Move, Othello};
@@ -47,6 +47,19 @@ pub trait Supported: Game {
     /// The exact value of the position and of each of its moves, or why the game cannot give
     /// it.
     fn solve(&self) -> Result<Solution, EngineError>;
+
+    /// A move as the terminal shows it to people: the game's notation by default, SAN in
+    /// chess.
+    fn display_move(&self, mv: Self::Move) -> String {
+        self.format_move(mv)
+    }
+
+    /// The game record of `moves` played from `start`, in the game's standard format (chess:
+    /// PGN, Othello: GGF), with `names` for the first and second player; None where the game
+    /// has none.
+    fn record(_start: &Self, _moves: &[Self::Move], _names: [&str; 2]) -> Option<String> {
+        None
+    }
 
     /// Where the game's own solver answers in a moment, its answer: `analyze` and `play` then
     /// give it instead of a depth-limited search. None (the default) means search.
@@ -148,6 +161,10 @@ impl Supported for Connect4 {
 }
 
 impl Supported for Othello {
+    fn record(start: &Self, moves: &[Move], _names: [&str; 2]) -> Option<String> {
+        Some(duel_othello::to_ggf(start, moves))
+    }
+
     /// The start and three positions of the FFO suite (#1, #2, #5), searched by the midgame
     /// search (not the solver) to the bench depth.
     const BENCH: &'static [&'static str] = &[
@@ -289,6 +306,14 @@ impl Supported for Chess {
 
     fn solve(&self) -> Result<Solution, EngineError> {
         Err(EngineError::NotSolvable { game: "chess" })
+    }
+
+    fn display_move(&self, mv: ChessMove) -> String {
+        self.san(mv)
+    }
+
+    fn record(start: &Self, moves: &[ChessMove], names: [&str; 2]) -> Option<String> {
+        Some(duel_chess::pgn(start, moves, names, &crate::today()))
     }
 
     /// The published tables count on the bare rules: no repetition or fifty-move draw stops a

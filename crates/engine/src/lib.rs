@@ -39,6 +39,12 @@ use duel_tictactoe::{OpenLines, TicTacToe};
 /// The games duel plays, by the names the command line uses.
 pub const GAMES: [&str; 4] = ["tictactoe", "connect4", "othello", "chess"];
 
+/// Today's date (UTC) as PGN writes it, `YYYY.MM.DD`.
+pub(crate) fn today() -> String {
+    let (y, m, d, _, _) = duel_core::clock::utc_now();
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
 /// The canonical name of a game, accepting a few common spellings (`tic-tac-toe`, `ttt`,
 /// `connect-four`, `c4`), in any case.
 pub fn game_name(name: &str) -> Result<&'static str, EngineError> {

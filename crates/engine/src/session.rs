@@ -50,6 +50,12 @@ pub trait Session: Send {
     fn play(&mut self, mv: &str) -> Result<String, EngineError>;
     /// Takes back the last move played since the position was set; returns it.
     fn undo(&mut self) -> Option<String>;
+    /// `moves` (in the game's notation, played one after another from the current position)
+    /// as the terminal shows them (chess: SAN); stops at the first move that is not legal.
+    fn display_line(&self, moves: &[String]) -> Vec<String>;
+    /// The record of the moves played since the position was set, in the game's standard
+    /// format (chess: PGN, Othello: GGF), `names` for the first and second player.
+    fn record(&self, names: [&str; 2]) -> Option<String>;
     /// Number of moves played since the position was set (what `undo` can take back).
     fn moves_played(&self) -> usize;
 
@@ -240,6 +246,25 @@ impl<G: Supported, E: Evaluator<G>> Session for GameSession<G, E> {
         let m = self.played.pop()?;
         self.pos.undo(m);
         Some(self.pos.format_move(m))
+    }
+
+    fn display_line(&self, moves: &[String]) -> Vec<String> {
+        let mut pos = self.pos.clone();
+        let mut out = Vec::new();
+        for m in moves {
+            let Ok(mv) = pos.parse_move(m) else { break };
+            out.push(pos.display_move(mv));
+            pos.play(mv);
+        }
+        out
+    }
+
+    fn record(&self, names: [&str; 2]) -> Option<String> {
+        let mut start = self.pos.clone();
+        for &mv in self.played.iter().rev() {
+            start.undo(mv);
+        }
+        G::record(&start, &self.played, names)
     }
 
     fn moves_played(&self) -> usize {

@@ -83,3 +83,67 @@ impl Chess {
         s
     }
 }
+
+/// A PGN record of `moves` played from `start`: the seven-tag roster (with `SetUp`/`FEN` when
+/// the game did not begin at the standard start), SAN movetext wrapped at 80 columns, and the
+/// result (`*` for a game still going on).
+pub fn pgn(start: &Chess, moves: &[Move], names: [&str; 2], date: &str) -> String {
+    let mut pos = start.clone();
+    let mut words = Vec::new();
+    let black_first = pos.board().side_to_move() == cozy_chess::Color::Black;
+    let number = |pos: &Chess| pos.board().fullmove_number();
+    if black_first {
+        words.push(format!("{}...", number(&pos)));
+    }
+    for &mv in moves {
+        if pos.board().side_to_move() == cozy_chess::Color::White {
+            words.push(format!("{}.", number(&pos)));
+        }
+        words.push(pos.san(mv));
+        pos.play(mv);
+    }
+    let result = match (pos.outcome(), pos.side_to_move()) {
+        (None, _) => "*",
+        (Some(duel_core::Outcome::Draw), _) => "1/2-1/2",
+        (Some(duel_core::Outcome::Win), duel_core::Side::First)
+        | (Some(duel_core::Outcome::Loss), duel_core::Side::Second) => "1-0",
+        _ => "0-1",
+    };
+    words.push(result.to_string());
+    let mut out = String::new();
+    let tags = [
+        ("Event", "duel play"),
+        ("Site", "?"),
+        ("Date", date),
+        ("Round", "-"),
+        ("White", names[0]),
+        ("Black", names[1]),
+        ("Result", result),
+    ];
+    for (k, v) in tags {
+        out.push_str(&format!(
+            "[{k} \"{}\"]\n",
+            v.replace('\\', "\\\\").replace('"', "\\\"")
+        ));
+    }
+    let fen = start.to_text();
+    if fen != crate::START_FEN {
+        out.push_str(&format!("[SetUp \"1\"]\n[FEN \"{fen}\"]\n"));
+    }
+    out.push('\n');
+    let mut line = String::new();
+    for w in words {
+        if !line.is_empty() && line.len() + 1 + w.len() > 80 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&w);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}

@@ -1,7 +1,7 @@
 //! Chess rules around cozy-chess: perft against the published table, move text, the hash's
 //! en-passant rule, the draws, SAN against the Win At Chess answers, bad input.
 
-use duel_chess::{perft, perft_divide, Chess};
+use duel_chess::{perft, perft_divide, pgn, Chess};
 use duel_core::conformance::check_game;
 use duel_core::{Game, MoveError, Outcome};
 
@@ -238,4 +238,33 @@ fn bad_input_is_named() {
     assert!(matches!(r, Err(MoveError::Syntax { .. })), "{r:?}");
     let e = pos.parse_move("e1g1").unwrap_err().to_string();
     assert!(e.contains("e1g1"), "{e}");
+}
+
+/// Fool's mate as PGN: the seven tags, SAN with the mate sign, Black's win.
+#[test]
+fn pgn_record() {
+    let start = Chess::start();
+    let mut pos = start.clone();
+    let mut moves = Vec::new();
+    for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+        let mv = pos.parse_move(m).unwrap();
+        moves.push(mv);
+        pos.play(mv);
+    }
+    let text = pgn(&start, &moves, ["A", "B \"C\""], "2026.11.22");
+    assert_eq!(
+        text,
+        "[Event \"duel play\"]\n[Site \"?\"]\n[Date \"2026.11.22\"]\n[Round \"-\"]\n\
+         [White \"A\"]\n[Black \"B \\\"C\\\"\"]\n[Result \"0-1\"]\n\n\
+         1. f3 e5 2. g4 Qh4# 0-1\n"
+    );
+    // From a set-up position with Black to move, the FEN is recorded and numbering starts
+    // with "N...".
+    let kiwi_black =
+        Chess::from_text("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1")
+            .unwrap();
+    let castle = kiwi_black.parse_move("e8g8").unwrap();
+    let text = pgn(&kiwi_black, &[castle], ["A", "B"], "2026.11.22");
+    assert!(text.contains("[SetUp \"1\"]\n[FEN \"r3k2r/"), "{text}");
+    assert!(text.ends_with("\n1... O-O *\n"), "{text}");
 }

@@ -33,6 +33,13 @@ pub trait Evaluator<G: Game>: Clone + Send + Sync + 'static {
         hints.extend(moves.iter().map(|&mv| self.move_hint(pos, mv)));
     }
 
+    /// Whether to search this position one ply deeper than its depth says (chess: the side to
+    /// move is in check, so the position is forcing and a horizon there misleads). The default
+    /// never extends.
+    fn extend(&self, _pos: &G) -> bool {
+        false
+    }
+
     /// The exact game-theoretic value, where the evaluator can compute it cheaply (an endgame
     /// solver for small positions). The search stops at a node that returns `Some`.
     fn exact(&self, _pos: &G) -> Option<Score> {

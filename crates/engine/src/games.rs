@@ -10,7 +10,7 @@ use duel_othello::{Move, Othello};
 use duel_tictactoe::{OpenLines, TicTacToe};
 
 use crate::session::solve_by_search;
-use crate::{EngineError, MoveValue, Solution};
+use crate::{EngineError, MoveValue, SearchConfig, Solution};
 
 /// Othello positions with at most this many empty squares are solved exactly by `analyze`,
 /// `play` and (by default) `nboard`: a few milliseconds, and the answer is perfect.
@@ -47,6 +47,12 @@ pub trait Supported: Game {
     /// The exact value of the position and of each of its moves, or why the game cannot give
     /// it.
     fn solve(&self) -> Result<Solution, EngineError>;
+
+    /// The engine search's options for this game, before the user changes any: the generic
+    /// defaults, plus the selective options where the game is known to profit.
+    fn search_config() -> SearchConfig {
+        SearchConfig::default()
+    }
 
     /// A move as the terminal shows it to people: the game's notation by default, SAN in
     /// chess.
@@ -301,6 +307,16 @@ impl Supported for Chess {
         match side {
             Side::First => "White",
             Side::Second => "Black",
+        }
+    }
+
+    /// Null move (with the evaluator's zugzwang guard) and late-move reductions: chess trees
+    /// are wide and most moves are bad, the case both were made for.
+    fn search_config() -> SearchConfig {
+        SearchConfig {
+            null_move: true,
+            lmr: true,
+            ..SearchConfig::default()
         }
     }
 

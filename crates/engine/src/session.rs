@@ -120,7 +120,7 @@ impl<G: Supported, E: Evaluator<G>> GameSession<G, E> {
         GameSession {
             pos: G::start(),
             played: Vec::new(),
-            searcher: Searcher::new(eval.clone(), SearchConfig::default()),
+            searcher: Searcher::new(eval.clone(), G::search_config()),
             eval,
         }
     }
@@ -423,7 +423,7 @@ impl<G: Supported, E: Evaluator<G>> Session for GameSession<G, E> {
     fn bench(&self) -> BenchResult {
         let config = SearchConfig {
             threads: 1,
-            ..SearchConfig::default()
+            ..G::search_config()
         };
         let mut searcher = Searcher::new(self.eval.clone(), config);
         let limits = Limits {

@@ -12,7 +12,8 @@
 //!    b. finished game: exact value by distance from the root;
 //!    c. mate-distance pruning: no line can beat a win already proven closer to the root;
 //!    d. the evaluator's exact hook (an endgame solver), if it answers;
-//!    e. depth exhausted: quiescence;
+//!    e. the evaluator's extension (a check in chess: one ply more), then, depth exhausted:
+//!    quiescence;
 //!    f. transposition-table probe: a deep-enough bound or value ends the node;
 //!    g. null-move pruning (off unless the game and evaluator allow it);
 //!    h. move ordering: TT move (searched before the others are even scored), positive
@@ -301,6 +302,8 @@ struct Worker<'a, G: Game, E: Evaluator<G>> {
     history: Vec<i32>,
     /// The evaluator's hints for the node being ordered (one buffer: ordering never recurses).
     hints: Vec<i32>,
+    /// The depth of the iteration under way.
+    root_depth: u32,
 }
 
 /// The depth stored for a subtree solved to the end of the game: usable at any depth.
@@ -341,6 +344,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             killers: Vec::new(),
             history,
             hints: Vec::new(),
+            root_depth: 0,
         }
     }
 
@@ -390,6 +394,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 continue;
             }
             let horizon = self.horizon;
+            self.root_depth = depth;
             let value = if self.config.mtdf {
                 self.mtdf(depth, best.value)
             } else {
@@ -569,7 +574,14 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 return v.from_tt(ply as i32);
             }
         }
-        // 3e.
+        // 3e. A forcing position (a check) is searched a ply deeper, within twice the
+        // iteration's depth so that long forcing sequences cannot run away.
+        let depth = if ply > 0 && (ply as u32) < 2 * self.root_depth && self.eval.extend(&self.pos)
+        {
+            depth + 1
+        } else {
+            depth
+        };
         if depth == 0 {
             return self.quiesce(ply, alpha, beta);
         }

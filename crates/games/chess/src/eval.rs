@@ -7,6 +7,7 @@
 use cozy_chess::{Board, Color, Move, Piece};
 use duel_core::Evaluator;
 
+use crate::see::see;
 use crate::Chess;
 
 /// Piece values in centipawns, indexed by `Piece as usize` (pawn, knight, bishop, rook, queen,
@@ -37,6 +38,10 @@ macro_rules! shared_hooks {
 
         fn null_move_ok(&self, pos: &Chess) -> bool {
             null_move_ok(pos)
+        }
+
+        fn extend(&self, pos: &Chess) -> bool {
+            pos.in_check()
         }
     };
 }
@@ -164,20 +169,25 @@ pub fn is_noisy(board: &Board, mv: Move) -> bool {
         || (board.piece_on(mv.from) == Some(Piece::Pawn) && mv.from.file() != mv.to.file())
 }
 
-/// Captures and promotions; every move when in check, so quiescence never stands pat on a
-/// position it has not looked at the escapes from.
+/// Captures that do not lose material by static exchange, and promotions; every move when in
+/// check, so quiescence never stands pat on a position it has not looked at the escapes from.
 fn noisy_moves(pos: &Chess, moves: &mut Vec<Move>) {
     moves.clear();
     let b = pos.board();
     let in_check = pos.in_check();
     b.generate_moves(|pm| {
-        moves.extend(pm.into_iter().filter(|&m| in_check || is_noisy(b, m)));
+        moves.extend(
+            pm.into_iter().filter(|&m| {
+                in_check || m.promotion.is_some() || (is_noisy(b, m) && see(b, m) >= 0)
+            }),
+        );
         false
     });
 }
 
 /// Most valuable victim first, least valuable attacker as the tie-break; promotions by the
-/// piece they make. Quiet moves get no hint (killers and history order them).
+/// piece they make. Quiet moves get no hint (killers and history order them); captures that
+/// lose material by static exchange come after them.
 fn capture_hint(board: &Board, mv: Move) -> i32 {
     let victim = match board.piece_on(mv.to) {
         Some(p) if board.color_on(mv.to) != Some(board.side_to_move()) => PIECE_VALUES[p as usize],
@@ -187,6 +197,9 @@ fn capture_hint(board: &Board, mv: Move) -> i32 {
     let promotion = mv.promotion.map_or(0, |p| PIECE_VALUES[p as usize]);
     if victim == 0 && promotion == 0 {
         return 0;
+    }
+    if promotion == 0 && see(board, mv) < 0 {
+        return -1;
     }
     let attacker = board
         .piece_on(mv.from)
@@ -266,21 +279,36 @@ mod tests {
         .unwrap();
         let mut noisy = Vec::new();
         Pst.noisy_moves(&kiwipete, &mut noisy);
-        // The eight captures of Kiwipete's first ply (perft tables: 8 captures at depth 1).
-        assert_eq!(noisy.len(), 8);
+        // Kiwipete's first ply has 8 captures (the perft tables' capture count at depth 1);
+        // quiescence keeps those that do not lose material by exchange.
+        let mut all = Vec::new();
+        kiwipete.generate_moves(&mut all);
+        let captures: Vec<Move> = all
+            .iter()
+            .copied()
+            .filter(|&m| is_noisy(kiwipete.board(), m))
+            .collect();
+        assert_eq!(captures.len(), 8);
+        let winning: Vec<Move> = captures
+            .into_iter()
+            .filter(|&m| see(kiwipete.board(), m) >= 0)
+            .collect();
+        assert_eq!(noisy, winning);
+        assert!(!noisy.is_empty() && noisy.len() < 8);
         let qxf6 = kiwipete.parse_move("f3f6").unwrap();
         let dxe6 = kiwipete.parse_move("d5e6").unwrap();
         let quiet = kiwipete.parse_move("a2a3").unwrap();
-        // Both take a pawn-or-better; the knight on f6 is worth more than the pawn on e6.
-        assert!(Pst.move_hint(&kiwipete, qxf6) > Pst.move_hint(&kiwipete, dxe6));
+        // dxe6 trades pawns (an even exchange: first); Qxf6 wins a knight but the bishop on
+        // g7 takes the queen back (a losing exchange: after the quiet moves).
+        assert!(Pst.move_hint(&kiwipete, dxe6) > 0);
         assert_eq!(Pst.move_hint(&kiwipete, quiet), 0);
+        assert!(Pst.move_hint(&kiwipete, qxf6) < 0);
         assert!(Pst.null_move_ok(&kiwipete));
         let pawns_only = Chess::from_text("4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1").unwrap();
         assert!(!Pst.null_move_ok(&pawns_only));
         // In check: every legal move is an escape to look at.
         let check = Chess::from_text("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1").unwrap();
         Pst.noisy_moves(&check, &mut noisy);
-        let mut all = Vec::new();
         check.generate_moves(&mut all);
         assert_eq!(noisy.len(), all.len());
     }

@@ -1,0 +1,138 @@
+//! Static exchange evaluation: what a capture wins or loses once every piece that can join
+//! the fight on the target square has captured there, least valuable first, each side free to
+//! stop when going on would lose more. Quiescence uses it to skip captures that lose material,
+//! which otherwise make up most of its tree.
+
+use cozy_chess::{
+    get_bishop_moves, get_king_moves, get_knight_moves, get_pawn_attacks, get_rook_moves, BitBoard,
+    Board, Color, Move, Piece, Square,
+};
+
+use crate::eval::PIECE_VALUES;
+
+/// Value of a king in the exchange: it can capture, but never be captured.
+const KING_VALUE: i32 = 20_000;
+
+fn value(p: Piece) -> i32 {
+    if p == Piece::King {
+        KING_VALUE
+    } else {
+        PIECE_VALUES[p as usize]
+    }
+}
+
+/// Every piece of either colour that attacks `sq` with `occupied` as the blockers (so that a
+/// piece behind one that has captured joins in: the x-ray).
+fn attackers(board: &Board, sq: Square, occupied: BitBoard) -> BitBoard {
+    let diag = board.pieces(Piece::Bishop) | board.pieces(Piece::Queen);
+    let line = board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
+    let pawns = board.pieces(Piece::Pawn);
+    (get_pawn_attacks(sq, Color::Black) & pawns & board.colors(Color::White))
+        | (get_pawn_attacks(sq, Color::White) & pawns & board.colors(Color::Black))
+        | (get_knight_moves(sq) & board.pieces(Piece::Knight))
+        | (get_king_moves(sq) & board.pieces(Piece::King))
+        | (get_bishop_moves(sq, occupied) & diag)
+        | (get_rook_moves(sq, occupied) & line)
+}
+
+/// The material the side to move gains with `mv` (a legal move, usually a capture) when both
+/// sides then capture on the target square in the best order, in centipawns.
+pub fn see(board: &Board, mv: Move) -> i32 {
+    let us = board.side_to_move();
+    let mover = board.piece_on(mv.from).expect("a move starts on a piece");
+    let mut occupied = board.occupied() ^ mv.from.bitboard();
+    let mut gain = [0i32; 34];
+    gain[0] = match board.piece_on(mv.to) {
+        Some(p) if board.color_on(mv.to) == Some(!us) => value(p),
+        // A pawn moving diagonally onto an empty square takes en passant.
+        None if mover == Piece::Pawn && mv.from.file() != mv.to.file() => {
+            let behind = cozy_chess::Square::new(mv.to.file(), mv.from.rank());
+            occupied ^= behind.bitboard();
+            PIECE_VALUES[Piece::Pawn as usize]
+        }
+        _ => 0,
+    };
+    // The piece now standing on the target, which the next capture takes.
+    let mut on_target = value(mover);
+    if let Some(p) = mv.promotion {
+        gain[0] += value(p) - PIECE_VALUES[Piece::Pawn as usize];
+        on_target = value(p);
+    }
+    let mut side = !us;
+    let mut n = 1;
+    loop {
+        let ours = attackers(board, mv.to, occupied) & occupied & board.colors(side);
+        let Some((piece, from)) = least_valuable(board, ours) else {
+            break;
+        };
+        if piece == Piece::King {
+            // The king may take only if nothing of the other side still guards the square.
+            let theirs = attackers(board, mv.to, occupied ^ from.bitboard())
+                & (occupied ^ from.bitboard())
+                & board.colors(!side);
+            if !theirs.is_empty() {
+                break;
+            }
+        }
+        gain[n] = on_target - gain[n - 1];
+        on_target = value(piece);
+        occupied ^= from.bitboard();
+        side = !side;
+        n += 1;
+        if n == gain.len() {
+            break;
+        }
+    }
+    // Back up: each side takes only if taking is better than stopping.
+    while n > 1 {
+        n -= 1;
+        gain[n - 1] = -(-gain[n - 1]).max(gain[n]);
+    }
+    gain[0]
+}
+
+fn least_valuable(board: &Board, set: BitBoard) -> Option<(Piece, Square)> {
+    Piece::ALL
+        .iter()
+        .find_map(|&p| (set & board.pieces(p)).into_iter().next().map(|sq| (p, sq)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn see_of(fen: &str, mv: &str) -> i32 {
+        let board: Board = fen.parse().unwrap();
+        see(&board, mv.parse().unwrap())
+    }
+
+    /// Exchanges counted by hand.
+    #[test]
+    fn exchanges() {
+        // Rxe5: the pawn is defended by nothing: +100.
+        assert_eq!(
+            see_of("1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5"),
+            100
+        );
+        // Nxe5 takes a pawn defended by the knight on d7 (and more behind): Black takes back
+        // and White stops: 100 - 320.
+        assert_eq!(
+            see_of(
+                "1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1",
+                "d3e5"
+            ),
+            100 - 320
+        );
+        // A queen taking a pawn defended by a pawn: 100 - 900.
+        assert_eq!(see_of("4k3/8/3p4/4p3/8/8/8/4QK2 w - - 0 1", "e1e5"), -800);
+        // En passant, undefended: a pawn.
+        assert_eq!(see_of("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "e5d6"), 100);
+        // The black king may not take back on d5 while the rook guards it; without the rook
+        // it wins the queen.
+        assert_eq!(see_of("8/8/4k3/3p4/8/8/Q7/3R1K2 w - - 0 1", "a2d5"), 100);
+        assert_eq!(see_of("8/8/4k3/3p4/8/8/Q7/5K2 w - - 0 1", "a2d5"), -800);
+        // A quiet move to an attacked square loses the piece.
+        assert_eq!(see_of("4k3/8/8/3p4/8/8/8/2B1K3 w - - 0 1", "c1e3"), 0);
+        assert_eq!(see_of("4k3/8/5p2/8/8/8/8/2B1K3 w - - 0 1", "c1g5"), -330);
+    }
+}

@@ -19,6 +19,7 @@ mod games;
 pub mod nboard;
 mod report;
 mod session;
+pub mod timeman;
 
 pub use duel_core::{Outcome, Score, Side};
 pub use duel_search::{Limits, SearchConfig, Searcher};

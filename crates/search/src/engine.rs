@@ -103,6 +103,10 @@ pub struct SearchConfig {
     /// Take TT cut-offs only from entries searched to exactly the remaining depth, so values
     /// equal a plain fixed-depth search (deeper entries would make them better, not equal).
     pub tt_same_depth_only: bool,
+    /// Principal variations per iteration: 1 is a normal search; k > 1 searches the root k
+    /// times, each excluding the moves already chosen, and reports every line
+    /// ([`Report::lines`]), as analysis GUIs ask with UCI `MultiPV`.
+    pub multipv: usize,
     /// Iterative deepening (depth 1, 2, ...). Off: one search at the depth limit (or to the
     /// end of the game with no limit), as the texts' fixed-depth search does; only sensible
     /// with a depth limit the game can afford, or a game short enough to search to its end.
@@ -123,6 +127,7 @@ impl Default for SearchConfig {
             exact_hook: true,
             tt_same_depth_only: false,
             iterative: true,
+            multipv: 1,
         }
     }
 }
@@ -304,6 +309,8 @@ struct Worker<'a, G: Game, E: Evaluator<G>> {
     hints: Vec<i32>,
     /// The depth of the iteration under way.
     root_depth: u32,
+    /// Root moves a MultiPV pass leaves out (the lines already found).
+    excluded: Vec<G::Move>,
 }
 
 /// The depth stored for a subtree solved to the end of the game: usable at any depth.
@@ -345,6 +352,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             history,
             hints: Vec::new(),
             root_depth: 0,
+            excluded: Vec::new(),
         }
     }
 
@@ -374,6 +382,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             depth: 0,
             stats: Stats::default(),
             time: Duration::ZERO,
+            lines: Vec::new(),
         };
         if root_moves.is_empty() {
             self.stats.nodes = 1;
@@ -403,9 +412,14 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             if self.stopped {
                 break;
             }
+            let lines = self.more_lines(depth, value, &root_moves);
+            if self.stopped {
+                break;
+            }
             best.value = value;
             best.pv = self.pv[0].clone();
             best.best = best.pv.first().copied();
+            best.lines = lines;
             best.depth = depth;
             best.stats = self.stats;
             best.stats.nodes += self.shared.helper_nodes.load(Ordering::Relaxed);
@@ -428,6 +442,42 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         }
         best.stats = self.stats;
         best
+    }
+
+    /// Step 1 (MultiPV): after the best line, the next ones, each a full-window search of the
+    /// root without the moves already chosen. Returns every line, best first, or nothing for a
+    /// single-line search. The excluded moves are cleared again, so the table and the next
+    /// iteration see the whole root.
+    fn more_lines(
+        &mut self,
+        depth: u32,
+        value: Score,
+        root_moves: &[G::Move],
+    ) -> Vec<(Score, Vec<G::Move>)> {
+        let k = self.config.multipv.min(root_moves.len());
+        if k <= 1 || self.id != 0 {
+            return Vec::new();
+        }
+        let first = self.pv[0].clone();
+        let mut lines = vec![(value, first.clone())];
+        self.excluded = first.first().copied().into_iter().collect();
+        while lines.len() < k {
+            let v = self.pvs(depth, 0, -Score::INF, Score::INF, true);
+            if self.stopped {
+                break;
+            }
+            let line = self.pv[0].clone();
+            let Some(&mv) = line.first() else { break };
+            lines.push((v, line));
+            self.excluded.push(mv);
+        }
+        self.excluded.clear();
+        // The first line's table entry was overwritten by the restricted searches: put the
+        // main line back in front for the next iteration's ordering.
+        self.pv[0] = first;
+        // Stable: equal values keep the order they were found in.
+        lines.sort_by_key(|l| std::cmp::Reverse(l.0));
+        lines
     }
 
     /// Step 5: helper threads skip some depths in blocks, each thread its own pattern, so that
@@ -659,6 +709,8 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         let original_alpha = alpha;
         let mut best = -Score::INF;
         let mut best_index = NO_MOVE;
+        let multipv_pass = ply == 0 && !self.excluded.is_empty();
+        let mut searched = 0;
         for i in 0..moves.len() {
             if i == 1 && tt_first {
                 self.order(&moves, &mut keys, ply, tt_move);
@@ -666,9 +718,13 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             let k = pick_next(&keys[i..]) + i;
             keys.swap(i, k);
             let mv = moves[keys[i].1 as usize];
+            if multipv_pass && self.excluded.contains(&mv) {
+                continue;
+            }
+            searched += 1;
             self.pos.play(mv);
             // 3i.
-            let v = if i == 0 {
+            let v = if searched == 1 {
                 -self.pvs(depth - 1, ply + 1, -beta, -alpha, pv_node)
             } else {
                 let quiet = keys[i].0 < ORDER_KILLER;
@@ -722,8 +778,9 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 }
             }
         }
-        // 3k. The move is stored as its index in the game's own (unsorted) order.
-        if self.config.use_tt {
+        // 3k. The move is stored as its index in the game's own (unsorted) order. Not after a
+        // MultiPV pass, whose value is only that of the moves left.
+        if self.config.use_tt && !multipv_pass {
             let bound = if best >= beta {
                 Bound::Lower
             } else if best > original_alpha {

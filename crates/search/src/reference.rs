@@ -104,6 +104,7 @@ impl Reference {
             depth,
             stats: ctx.stats,
             time: start.elapsed(),
+            lines: Vec::new(),
         }
     }
 }
@@ -478,5 +479,6 @@ pub fn node_budget<G: Game, E: Evaluator<G>>(
         depth: ctx.stats.seldepth,
         stats: ctx.stats,
         time: start.elapsed(),
+        lines: Vec::new(),
     }
 }

@@ -46,6 +46,10 @@ pub struct Report<M> {
     pub stats: Stats,
     /// Wall time.
     pub time: Duration,
+    /// With several principal variations asked for (`SearchConfig::multipv`), every line of
+    /// the last iteration as (value, line), best first; the first is `value` and `pv`. Empty
+    /// otherwise.
+    pub lines: Vec<(Score, Vec<M>)>,
 }
 
 impl<M> Report<M> {
@@ -83,6 +87,7 @@ mod tests {
                 ..Stats::default()
             },
             time: Duration::from_millis(2),
+            lines: Vec::new(),
         };
         // 100 nodes in 2 ms is 50,000 nodes per second, not 50.
         assert_eq!(r.nps(), 50_000);

@@ -175,6 +175,66 @@ proptest! {
     }
 }
 
+/// MultiPV: with k lines asked for, the engine reports the k best root moves with each one's
+/// exact minimax value (the multiset of the k best values), best first, the first line being
+/// the ordinary result.
+fn check_multipv<G: Game, E: Evaluator<G>>(
+    pos: &G,
+    eval: &E,
+    depth: u32,
+    k: usize,
+) -> Result<(), String> {
+    if pos.outcome().is_some() {
+        return Ok(());
+    }
+    let mut want: Vec<Score> = root_move_values(pos, eval, depth)
+        .into_iter()
+        .map(|(_, v)| v)
+        .collect();
+    want.sort_by_key(|&v| std::cmp::Reverse(v));
+    let config = SearchConfig {
+        multipv: k,
+        ..exact_configs()[0].1.clone()
+    };
+    let mut s = Searcher::new(eval.clone(), config);
+    let r = s.search(pos, &Limits::depth(depth), |_| {});
+    let got: Vec<Score> = r.lines.iter().map(|l| l.0).collect();
+    let k = k.min(want.len());
+    let expect_lines = if k > 1 { k } else { 0 };
+    if got.len() != expect_lines || (k > 1 && got[..] != want[..k]) {
+        return Err(format!(
+            "{}: lines {got:?}, want the best {k} of {want:?}",
+            pos.to_text()
+        ));
+    }
+    if k > 1 && (r.lines[0].0 != r.value || r.lines[0].1 != r.pv) {
+        return Err(format!("{}: first line is not the result", pos.to_text()));
+    }
+    let mut firsts: Vec<_> = r.lines.iter().map(|l| l.1[0]).collect();
+    firsts.sort_by_key(|m| format!("{m:?}"));
+    firsts.dedup();
+    if firsts.len() != r.lines.len() {
+        return Err(format!("{}: a root move appears twice", pos.to_text()));
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 100, ..ProptestConfig::default() })]
+
+    #[test]
+    fn tictactoe_multipv(seed in any::<u64>(), plies in 0usize..6, depth in 1u32..6, k in 1usize..10) {
+        let pos: TicTacToe = random_position(seed, plies);
+        prop_assert_eq!(check_multipv(&pos, &OpenLines, depth, k), Ok(()));
+    }
+
+    #[test]
+    fn connect4_multipv(seed in any::<u64>(), plies in 0usize..30, depth in 1u32..5, k in 1usize..8) {
+        let pos: Connect4 = random_position(seed, plies);
+        prop_assert_eq!(check_multipv(&pos, &Threats::heuristic_only(), depth, k), Ok(()));
+    }
+}
+
 /// Positions of Pons' easy end-game set, with their exact scores: the engine search with
 /// default options (and with two threads) finds the proven value.
 #[test]

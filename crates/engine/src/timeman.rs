@@ -1,0 +1,112 @@
+//! Time management: how long to think on a move, given the clock.
+//!
+//! Two figures per move. The **soft** limit is the time the move deserves: no new iteration
+//! starts after it (an iteration rarely finishes in less time than all the previous ones
+//! together). The **hard** limit stops the search wherever it is; it is a few times the soft
+//! one, for the moves where an iteration is already under way, and never more than a safe part
+//! of what is left on the clock, so the engine does not lose on time even at 1+0.01.
+
+use std::time::Duration;
+
+/// The clock of the side to move, as a GUI gives it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Clock {
+    /// Time left (may be negative in UCI when a GUI is late; pass zero then).
+    pub left: Duration,
+    /// Increment per move.
+    pub increment: Duration,
+    /// Moves until the next time control, if the control has one.
+    pub moves_to_go: Option<u32>,
+}
+
+/// The thinking time for one move: (soft, hard).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    /// Do not start a new iteration after this.
+    pub soft: Duration,
+    /// Stop the search at this.
+    pub hard: Duration,
+}
+
+/// Moves assumed left in a sudden-death game: enough that an early long think cannot leave the
+/// endgame short of time.
+const MOVES_LEFT_GUESS: u32 = 35;
+
+/// The budget for a move with `clock`, keeping `overhead` per move for the GUI and the
+/// operating system (UCI "Move Overhead").
+pub fn budget(clock: &Clock, overhead: Duration) -> Budget {
+    // What can be spent without counting on anything but this move's increment.
+    let left = clock.left.saturating_sub(overhead);
+    let moves = clock
+        .moves_to_go
+        .unwrap_or(MOVES_LEFT_GUESS)
+        .clamp(1, MOVES_LEFT_GUESS);
+    // The increment comes back after the move, so most of it can be spent now; but never more
+    // than what is on the clock.
+    let share = left / moves + clock.increment * 3 / 4;
+    // Never plan to use more than a fifth of the clock (a third with a control ahead, where
+    // the clock is refilled), whatever the increment promises.
+    let cap = if clock.moves_to_go.is_some() {
+        left / 3
+    } else {
+        left / 5
+    };
+    let soft = share.min(cap);
+    // The hard stop: room for one iteration beyond the soft limit, within half the clock.
+    let hard = (soft * 4).min(left / 2).max(soft);
+    Budget { soft, hard }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    fn clock(left: u64, inc: u64, mtg: Option<u32>) -> Clock {
+        Clock {
+            left: ms(left),
+            increment: ms(inc),
+            moves_to_go: mtg,
+        }
+    }
+
+    /// Whatever the clock, the hard limit plus the overhead fits in the time left, and the
+    /// soft limit is at most the hard one.
+    #[test]
+    fn never_beyond_the_clock() {
+        for left in [0, 1, 5, 20, 50, 100, 1_000, 10_000, 60_000, 3_600_000] {
+            for inc in [0, 10, 100, 1_000, 30_000] {
+                for mtg in [None, Some(1), Some(2), Some(40)] {
+                    for overhead in [0, 10, 50] {
+                        let b = budget(&clock(left, inc, mtg), ms(overhead));
+                        assert!(b.soft <= b.hard, "{left} {inc} {mtg:?}");
+                        assert!(
+                            b.hard + ms(overhead) <= ms(left).max(ms(overhead)),
+                            "{left} {inc} {mtg:?} {overhead}: {b:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn typical_controls() {
+        // 10+0.1 at the start: about a thirty-fifth of the clock plus most of the increment.
+        let b = budget(&clock(10_000, 100, None), ms(10));
+        assert_eq!(b.soft, ms(9_990) / 35 + ms(75));
+        assert_eq!(b.hard, b.soft * 4);
+        // 1+0.01: well under a tenth of a second per move.
+        let b = budget(&clock(1_000, 10, None), ms(10));
+        assert!(b.soft < ms(40) && b.hard < ms(160), "{b:?}");
+        // The last move before a control may use a third of the clock, no more.
+        let b = budget(&clock(3_000, 0, Some(1)), Duration::ZERO);
+        assert_eq!(b.soft, ms(1_000));
+        // A huge increment on a nearly empty clock is not spent in advance.
+        let b = budget(&clock(100, 5_000, None), Duration::ZERO);
+        assert_eq!(b.soft, ms(20));
+    }
+}

@@ -329,7 +329,16 @@ impl Supported for Chess {
     }
 
     fn record(start: &Self, moves: &[ChessMove], names: [&str; 2]) -> Option<String> {
-        Some(duel_chess::pgn(start, moves, names, &crate::today()))
+        let date = crate::today();
+        let tags = [
+            ("Event", "duel play"),
+            ("Site", "?"),
+            ("Date", date.as_str()),
+            ("Round", "-"),
+            ("White", names[0]),
+            ("Black", names[1]),
+        ];
+        Some(duel_chess::pgn(start, moves, &tags, None, None))
     }
 
     /// The published tables count on the bare rules: no repetition or fifty-move draw stops a

@@ -14,6 +14,7 @@
 //! assert!(s.play("5").is_err()); // the centre is taken
 //! ```
 
+pub mod arena;
 mod error;
 mod games;
 pub mod nboard;

@@ -84,15 +84,23 @@ impl Chess {
     }
 }
 
-/// A PGN record of `moves` played from `start`: the seven-tag roster (with `SetUp`/`FEN` when
-/// the game did not begin at the standard start), SAN movetext wrapped at 80 columns, and the
-/// result (`*` for a game still going on).
-pub fn pgn(start: &Chess, moves: &[Move], names: [&str; 2], date: &str) -> String {
+/// A PGN record of `moves` played from `start`. `tags` are written in the order given (the
+/// seven-tag roster's Event, Site, Date, Round, White, Black, then any others), with Result
+/// right after Black: `result` if given (a game decided on time, say), else what the final
+/// position says (`*` for a game still going on). `SetUp`/`FEN` follow when the game did not
+/// begin at the standard start. `comment`, if any, goes before the result in the movetext.
+/// SAN movetext is wrapped at 80 columns.
+pub fn pgn(
+    start: &Chess,
+    moves: &[Move],
+    tags: &[(&str, &str)],
+    result: Option<&str>,
+    comment: Option<&str>,
+) -> String {
     let mut pos = start.clone();
     let mut words = Vec::new();
-    let black_first = pos.board().side_to_move() == cozy_chess::Color::Black;
     let number = |pos: &Chess| pos.board().fullmove_number();
-    if black_first {
+    if pos.board().side_to_move() == cozy_chess::Color::Black {
         words.push(format!("{}...", number(&pos)));
     }
     for &mv in moves {
@@ -102,33 +110,34 @@ pub fn pgn(start: &Chess, moves: &[Move], names: [&str; 2], date: &str) -> Strin
         words.push(pos.san(mv));
         pos.play(mv);
     }
-    let result = match (pos.outcome(), pos.side_to_move()) {
+    let result = result.unwrap_or(match (pos.outcome(), pos.side_to_move()) {
         (None, _) => "*",
         (Some(duel_core::Outcome::Draw), _) => "1/2-1/2",
         (Some(duel_core::Outcome::Win), duel_core::Side::First)
         | (Some(duel_core::Outcome::Loss), duel_core::Side::Second) => "1-0",
         _ => "0-1",
-    };
+    });
+    if let Some(c) = comment {
+        words.push(format!("{{{}}}", c.replace('}', ")")));
+    }
     words.push(result.to_string());
     let mut out = String::new();
-    let tags = [
-        ("Event", "duel play"),
-        ("Site", "?"),
-        ("Date", date),
-        ("Round", "-"),
-        ("White", names[0]),
-        ("Black", names[1]),
-        ("Result", result),
-    ];
-    for (k, v) in tags {
+    let mut tag = |k: &str, v: &str| {
         out.push_str(&format!(
             "[{k} \"{}\"]\n",
             v.replace('\\', "\\\\").replace('"', "\\\"")
         ));
+    };
+    for &(k, v) in tags {
+        tag(k, v);
+        if k == "Black" {
+            tag("Result", result);
+        }
     }
     let fen = start.to_text();
     if fen != crate::START_FEN {
-        out.push_str(&format!("[SetUp \"1\"]\n[FEN \"{fen}\"]\n"));
+        tag("SetUp", "1");
+        tag("FEN", &fen);
     }
     out.push('\n');
     let mut line = String::new();

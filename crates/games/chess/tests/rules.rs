@@ -251,7 +251,15 @@ fn pgn_record() {
         moves.push(mv);
         pos.play(mv);
     }
-    let text = pgn(&start, &moves, ["A", "B \"C\""], "2026.11.22");
+    let tags = [
+        ("Event", "duel play"),
+        ("Site", "?"),
+        ("Date", "2026.11.22"),
+        ("Round", "-"),
+        ("White", "A"),
+        ("Black", "B \"C\""),
+    ];
+    let text = pgn(&start, &moves, &tags, None, None);
     assert_eq!(
         text,
         "[Event \"duel play\"]\n[Site \"?\"]\n[Date \"2026.11.22\"]\n[Round \"-\"]\n\
@@ -264,7 +272,20 @@ fn pgn_record() {
         Chess::from_text("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1")
             .unwrap();
     let castle = kiwi_black.parse_move("e8g8").unwrap();
-    let text = pgn(&kiwi_black, &[castle], ["A", "B"], "2026.11.22");
+    let text = pgn(&kiwi_black, &[castle], &tags, None, None);
     assert!(text.contains("[SetUp \"1\"]\n[FEN \"r3k2r/"), "{text}");
     assert!(text.ends_with("\n1... O-O *\n"), "{text}");
+    // A result decided off the board (time), with the reason as a comment.
+    let text = pgn(
+        &start,
+        &moves[..2],
+        &tags,
+        Some("1-0"),
+        Some("Black lost on time"),
+    );
+    assert!(text.contains("[Result \"1-0\"]"), "{text}");
+    assert!(
+        text.ends_with("1. f3 e5 {Black lost on time} 1-0\n"),
+        "{text}"
+    );
 }

@@ -1,0 +1,575 @@
+//! Matches between UCI chess engines, as a tournament manager plays them: each engine a child
+//! process spoken to over UCI, clocks kept here (a move that comes after the flag falls loses),
+//! the rules judged here (an illegal move loses; mate, stalemate, repetition, the fifty-move
+//! rule and dead positions end the game), openings played from a list with colours alternated,
+//! every game kept as PGN, and the score as an Elo difference with its 95% interval.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use duel_chess::{Chess, Move};
+use duel_core::{Game, Outcome, Side};
+
+/// How to start an engine and what to tell it first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EngineSpec {
+    /// The program and its arguments.
+    pub command: Vec<String>,
+    /// `setoption` pairs sent after `uci`.
+    pub options: Vec<(String, String)>,
+}
+
+/// A time control: base time and increment per move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Time at the start of the game.
+    pub base: Duration,
+    /// Added after each move.
+    pub increment: Duration,
+}
+
+impl TimeControl {
+    /// Parses `10+0.1` (seconds, plus increment in seconds) or `10` (no increment).
+    pub fn parse(text: &str) -> Result<TimeControl, String> {
+        let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
+        let secs = |t: &str| -> Result<Duration, String> {
+            let v: f64 = t
+                .trim()
+                .parse()
+                .map_err(|_| format!("time control '{text}': '{t}' is not a number of seconds"))?;
+            if !(0.0..=86_400.0).contains(&v) {
+                return Err(format!("time control '{text}': {v} s is out of range"));
+            }
+            Ok(Duration::from_secs_f64(v))
+        };
+        let tc = TimeControl {
+            base: secs(base)?,
+            increment: secs(inc)?,
+        };
+        if tc.base.is_zero() {
+            return Err(format!(
+                "time control '{text}': the base time must be above zero"
+            ));
+        }
+        Ok(tc)
+    }
+
+    /// As PGN's `TimeControl` tag writes it: `10+0.1`.
+    pub fn pgn(&self) -> String {
+        format!(
+            "{}+{}",
+            self.base.as_secs_f64(),
+            self.increment.as_secs_f64()
+        )
+    }
+}
+
+/// A running engine.
+struct Engine {
+    name: String,
+    child: Child,
+    input: ChildStdin,
+    lines: Receiver<String>,
+}
+
+/// How long an engine may take to answer `uci` and `isready`.
+const HANDSHAKE: Duration = Duration::from_secs(20);
+
+impl Engine {
+    fn start(spec: &EngineSpec) -> Result<Engine, String> {
+        let (program, args) = spec
+            .command
+            .split_first()
+            .ok_or("an engine command is empty")?;
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start '{}': {e}", spec.command.join(" ")))?;
+        let input = child.stdin.take().ok_or("no engine stdin")?;
+        let output = child.stdout.take().ok_or("no engine stdout")?;
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(output).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut e = Engine {
+            name: spec.command.join(" "),
+            child,
+            input,
+            lines,
+        };
+        e.send("uci")?;
+        e.wait_for(|l| {
+            if let Some(n) = l.strip_prefix("id name ") {
+                Some(Some(n.trim().to_string()))
+            } else if l.trim() == "uciok" {
+                Some(None)
+            } else {
+                None
+            }
+        })
+        .map(|name| {
+            if let Some(n) = name {
+                e.name = n;
+            }
+        })?;
+        for (k, v) in &spec.options {
+            e.send(&format!("setoption name {k} value {v}"))?;
+        }
+        e.ready()?;
+        Ok(e)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        writeln!(self.input, "{line}")
+            .and_then(|()| self.input.flush())
+            .map_err(|e| format!("{}: cannot write to the engine: {e}", self.name))
+    }
+
+    /// Reads lines until `pick` says stop (Some); for `uci`, collects the name on the way.
+    fn wait_for(
+        &mut self,
+        mut pick: impl FnMut(&str) -> Option<Option<String>>,
+    ) -> Result<Option<String>, String> {
+        let deadline = Instant::now() + HANDSHAKE;
+        let mut found = None;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) => match pick(&l) {
+                    Some(Some(v)) => found = Some(v),
+                    Some(None) => return Ok(found),
+                    None => {}
+                },
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(format!("{}: no answer within {HANDSHAKE:?}", self.name))
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(format!("{}: the engine exited", self.name))
+                }
+            }
+        }
+    }
+
+    fn ready(&mut self) -> Result<(), String> {
+        self.send("isready")?;
+        self.wait_for(|l| (l.trim() == "readyok").then_some(None))
+            .map(|_| ())
+    }
+
+    /// Sends the position and the clocks, then waits for `bestmove` until `deadline`.
+    /// Returns the move text, or None if the deadline passed first.
+    fn think(
+        &mut self,
+        position: &str,
+        go: &str,
+        deadline: Instant,
+    ) -> Result<Option<String>, String> {
+        self.send(position)?;
+        self.send(go)?;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) => {
+                    let mut words = l.split_whitespace();
+                    if words.next() == Some("bestmove") {
+                        return Ok(words.next().map(str::to_string));
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => return Ok(None),
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(format!("{}: the engine exited during a search", self.name))
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.send("quit");
+        // Give it a moment to leave by itself, then make sure.
+        let until = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < until {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// How a game ended, from White's side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameResult {
+    /// 1-0.
+    WhiteWins,
+    /// 0-1.
+    BlackWins,
+    /// 1/2-1/2.
+    Draw,
+}
+
+impl GameResult {
+    fn pgn(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+
+    fn win_for(side: Side) -> GameResult {
+        match side {
+            Side::First => GameResult::WhiteWins,
+            Side::Second => GameResult::BlackWins,
+        }
+    }
+}
+
+/// A finished game.
+#[derive(Debug, Clone)]
+pub struct Played {
+    /// The result.
+    pub result: GameResult,
+    /// Why it ended, in words (PGN `Termination` comment).
+    pub reason: String,
+    /// The game as PGN.
+    pub pgn: String,
+}
+
+/// Games longer than this are drawn (no engine pair shuffles this long without a fifty-move or
+/// repetition draw unless something is wrong).
+const MAX_PLIES: usize = 600;
+
+/// Plays one game: `white` and `black` from `opening` (moves in UCI from the standard start).
+fn play_game(
+    engines: [&mut Engine; 2],
+    opening: &[String],
+    tc: TimeControl,
+    round: usize,
+    date: &str,
+) -> Result<Played, String> {
+    let [white, black] = engines;
+    white.send("ucinewgame")?;
+    white.ready()?;
+    black.send("ucinewgame")?;
+    black.ready()?;
+    let start = Chess::start();
+    let mut pos = start.clone();
+    let mut moves: Vec<Move> = Vec::new();
+    for m in opening {
+        let mv = pos
+            .parse_move(m)
+            .map_err(|e| format!("opening move {m}: {e}"))?;
+        pos.play(mv);
+        moves.push(mv);
+    }
+    let mut clocks = [tc.base, tc.base];
+    let names = [white.name.clone(), black.name.clone()];
+    let (result, reason) = loop {
+        if let Some(o) = pos.outcome() {
+            let mover = pos.side_to_move();
+            break match o {
+                Outcome::Loss => (GameResult::win_for(mover.other()), "checkmate".to_string()),
+                Outcome::Win => (GameResult::win_for(mover), "win".to_string()),
+                Outcome::Draw => (GameResult::Draw, draw_reason(&pos)),
+            };
+        }
+        if moves.len() >= MAX_PLIES {
+            break (GameResult::Draw, format!("{MAX_PLIES} plies"));
+        }
+        let side = pos.side_to_move();
+        let engine = if side == Side::First {
+            &mut *white
+        } else {
+            &mut *black
+        };
+        let uci_moves: Vec<String> = {
+            let mut p = start.clone();
+            moves
+                .iter()
+                .map(|&m| {
+                    let t = p.format_move(m);
+                    p.play(m);
+                    t
+                })
+                .collect()
+        };
+        let position = if uci_moves.is_empty() {
+            "position startpos".to_string()
+        } else {
+            format!("position startpos moves {}", uci_moves.join(" "))
+        };
+        let go = format!(
+            "go wtime {} btime {} winc {} binc {}",
+            clocks[0].as_millis(),
+            clocks[1].as_millis(),
+            tc.increment.as_millis(),
+            tc.increment.as_millis()
+        );
+        let me = side as usize;
+        let t0 = Instant::now();
+        let answer = engine.think(&position, &go, t0 + clocks[me])?;
+        let used = t0.elapsed();
+        let Some(text) = answer.filter(|_| used <= clocks[me]) else {
+            // Stop a late engine so that its bestmove does not arrive during the next game.
+            let _ = engine.send("stop");
+            let _ = engine.ready();
+            break (
+                GameResult::win_for(side.other()),
+                format!("{} lost on time", names[me]),
+            );
+        };
+        clocks[me] = clocks[me] - used + tc.increment;
+        match pos.parse_move(&text) {
+            Ok(mv) => {
+                pos.play(mv);
+                moves.push(mv);
+            }
+            Err(e) => {
+                break (
+                    GameResult::win_for(side.other()),
+                    format!("{} played an illegal move: {e}", names[me]),
+                );
+            }
+        }
+    };
+    let round = round.to_string();
+    let tc_text = tc.pgn();
+    let tags = [
+        ("Event", "duel match"),
+        ("Site", "?"),
+        ("Date", date),
+        ("Round", round.as_str()),
+        ("White", names[0].as_str()),
+        ("Black", names[1].as_str()),
+        ("TimeControl", tc_text.as_str()),
+        ("Termination", reason.as_str()),
+    ];
+    let pgn = duel_chess::pgn(&start, &moves, &tags, Some(result.pgn()), Some(&reason));
+    Ok(Played {
+        result,
+        reason,
+        pgn,
+    })
+}
+
+fn draw_reason(pos: &Chess) -> String {
+    let b = pos.board();
+    let mut moves = Vec::new();
+    b.generate_moves(|pm| {
+        moves.extend(pm);
+        true
+    });
+    if moves.is_empty() {
+        "stalemate".into()
+    } else if duel_chess::insufficient_material(b) {
+        "insufficient material".into()
+    } else if b.halfmove_clock() >= 100 {
+        "fifty-move rule".into()
+    } else {
+        "threefold repetition".into()
+    }
+}
+
+/// Wins, draws and losses of the first engine.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Games the first engine won.
+    pub wins: u32,
+    /// Drawn games.
+    pub draws: u32,
+    /// Games the first engine lost.
+    pub losses: u32,
+}
+
+impl Tally {
+    /// Games played.
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// The first engine's score fraction.
+    pub fn score(&self) -> f64 {
+        (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / f64::from(self.games().max(1))
+    }
+
+    /// The Elo difference and its 95% interval (low, high), from the trinomial variance of
+    /// the per-game score; None before any game. A score of 0 or 1 has no finite Elo: the
+    /// bound is clamped at ±1000.
+    pub fn elo(&self) -> Option<(f64, f64, f64)> {
+        let n = f64::from(self.games());
+        if n == 0.0 {
+            return None;
+        }
+        let s = self.score();
+        let var = (f64::from(self.wins) * (1.0 - s).powi(2)
+            + f64::from(self.draws) * (0.5 - s).powi(2)
+            + f64::from(self.losses) * s.powi(2))
+            / n;
+        let se = (var / n).sqrt();
+        let elo = |p: f64| {
+            let p = p.clamp(1e-6, 1.0 - 1e-6);
+            (-400.0 * (1.0 / p - 1.0).log10()).clamp(-1000.0, 1000.0)
+        };
+        Some((elo(s), elo(s - 1.96 * se), elo(s + 1.96 * se)))
+    }
+}
+
+/// A match: `games` games between `first` and `second` at `tc`, openings taken in turn from
+/// `openings` (each played twice, colours swapped), every game reported to `on_game`.
+pub fn run_match(
+    first: &EngineSpec,
+    second: &EngineSpec,
+    tc: TimeControl,
+    games: usize,
+    openings: &[Vec<String>],
+    mut on_game: impl FnMut(usize, &Played, &Tally),
+) -> Result<Tally, String> {
+    if openings.is_empty() {
+        return Err("no openings".into());
+    }
+    let mut a = Engine::start(first)?;
+    let mut b = Engine::start(second)?;
+    let date = crate::today();
+    let mut tally = Tally::default();
+    for g in 0..games {
+        let opening = &openings[(g / 2) % openings.len()];
+        let first_is_white = g % 2 == 0;
+        let engines = if first_is_white {
+            [&mut a, &mut b]
+        } else {
+            [&mut b, &mut a]
+        };
+        let played = play_game(engines, opening, tc, g + 1, &date)?;
+        let first_won = match played.result {
+            GameResult::Draw => None,
+            GameResult::WhiteWins => Some(first_is_white),
+            GameResult::BlackWins => Some(!first_is_white),
+        };
+        match first_won {
+            None => tally.draws += 1,
+            Some(true) => tally.wins += 1,
+            Some(false) => tally.losses += 1,
+        }
+        on_game(g + 1, &played, &tally);
+    }
+    Ok(tally)
+}
+
+/// Openings for a match: `count` distinct move sequences of `plies` random legal moves from
+/// the start (seeded), each kept only if `balanced` accepts the position it reaches (a shallow
+/// search within a small margin, say), so that no game starts decided.
+pub fn random_openings(
+    count: usize,
+    plies: usize,
+    seed: u64,
+    mut balanced: impl FnMut(&Chess) -> bool,
+) -> Vec<Vec<String>> {
+    let mut rng = duel_core::SplitMix64::new(seed);
+    let mut out: Vec<Vec<String>> = Vec::new();
+    let mut moves = Vec::new();
+    let mut tries = 0;
+    while out.len() < count && tries < count * 200 {
+        tries += 1;
+        let mut pos = Chess::start();
+        let mut line = Vec::new();
+        for _ in 0..plies {
+            pos.generate_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.below(moves.len())];
+            line.push(pos.format_move(mv));
+            pos.play(mv);
+        }
+        if line.len() == plies && pos.outcome().is_none() && !out.contains(&line) && balanced(&pos)
+        {
+            out.push(line);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls() {
+        let tc = TimeControl::parse("10+0.1").unwrap();
+        assert_eq!(tc.base, Duration::from_secs(10));
+        assert_eq!(tc.increment, Duration::from_millis(100));
+        assert_eq!(tc.pgn(), "10+0.1");
+        assert_eq!(TimeControl::parse("60").unwrap().increment, Duration::ZERO);
+        for bad in ["x", "10+y", "-1", "0+1", "1e9"] {
+            let e = TimeControl::parse(bad).unwrap_err();
+            assert!(e.contains(bad), "{e}");
+        }
+    }
+
+    /// Elo figures checked by hand: 75% is +190.8 Elo; an even score is 0 with a symmetric
+    /// interval; the interval narrows as games add up.
+    #[test]
+    fn elo_from_a_tally() {
+        let t = Tally {
+            wins: 50,
+            draws: 0,
+            losses: 0,
+        };
+        assert_eq!(t.elo().unwrap().0, 1000.0);
+        let t = Tally {
+            wins: 60,
+            draws: 30,
+            losses: 10,
+        };
+        let (e, lo, hi) = t.elo().unwrap();
+        assert!((e - 190.85).abs() < 0.05, "{e}");
+        assert!(lo < e && e < hi);
+        let even = Tally {
+            wins: 30,
+            draws: 40,
+            losses: 30,
+        };
+        let (e, lo, hi) = even.elo().unwrap();
+        assert!(e.abs() < 1e-9 && (lo + hi).abs() < 1e-6);
+        let more = Tally {
+            wins: 300,
+            draws: 400,
+            losses: 300,
+        };
+        let (_, lo2, hi2) = more.elo().unwrap();
+        assert!(hi2 - lo2 < (hi - lo) / 3.0);
+        assert_eq!(Tally::default().elo(), None);
+    }
+
+    #[test]
+    fn openings_are_distinct_legal_and_reproducible() {
+        let a = random_openings(20, 6, 7, |_| true);
+        assert_eq!(a.len(), 20);
+        assert_eq!(a, random_openings(20, 6, 7, |_| true));
+        for line in &a {
+            let mut pos = Chess::start();
+            for m in line {
+                let mv = pos.parse_move(m).unwrap();
+                pos.play(mv);
+            }
+        }
+        let mut sorted = a.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), a.len());
+    }
+}

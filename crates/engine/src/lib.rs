@@ -35,7 +35,7 @@ pub use session::{GameSession, Session};
 
 use duel_chess::{Chess, Material, Pst};
 use duel_connect4::{Connect4, Threats};
-use duel_othello::{Othello, Textbook};
+use duel_othello::{Othello, Pattern, Textbook};
 use duel_tictactoe::{OpenLines, TicTacToe};
 
 /// The games duel plays, by the names the command line uses.
@@ -74,7 +74,7 @@ pub fn evaluators(game: &str) -> Result<&'static [&'static str], EngineError> {
     Ok(match game_name(game)? {
         "tictactoe" => &["open-lines"],
         "connect4" => &["threats"],
-        "othello" => &["textbook"],
+        "othello" => &["pattern", "textbook"],
         "chess" => &["pst", "material"],
         _ => unreachable!("game_name returns known names only"),
     })
@@ -101,6 +101,7 @@ pub fn open(game: &str, eval: Option<&str>) -> Result<Box<dyn Session>, EngineEr
     Ok(match (game, eval) {
         ("tictactoe", "open-lines") => Box::new(GameSession::<TicTacToe, _>::new(OpenLines)),
         ("connect4", "threats") => Box::new(GameSession::<Connect4, _>::new(Threats::default())),
+        ("othello", "pattern") => Box::new(GameSession::<Othello, _>::new(Pattern::default())),
         ("othello", "textbook") => Box::new(GameSession::<Othello, _>::new(Textbook::default())),
         ("chess", "pst") => Box::new(GameSession::<Chess, _>::new(Pst)),
         ("chess", "material") => Box::new(GameSession::<Chess, _>::new(Material)),

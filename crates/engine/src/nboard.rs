@@ -5,7 +5,7 @@
 //! `go`, `hint` and `analyze` run on a worker thread. While the worker runs, the loop waits for
 //! it before any command except `ping` and `quit`, which set the stop flag first. Positions with
 //! few empty squares are solved exactly (the endgame solver is fast there); the rest are
-//! searched to the depth NBoard sets, with the textbook evaluator.
+//! searched to the depth NBoard sets, with the pattern evaluator.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -15,7 +15,7 @@ use std::thread::JoinHandle;
 use std::time::Instant;
 
 use duel_core::{Game, Score};
-use duel_othello::{parse_ggf, Move, Othello, Solver, Textbook};
+use duel_othello::{parse_ggf, Move, Othello, Pattern, Solver};
 use duel_protocol::nboard::{parse, Command, Reply};
 use duel_search::{Limits, SearchConfig, Searcher};
 
@@ -43,9 +43,8 @@ impl Default for NboardOptions {
     }
 }
 
-/// Textbook units per disc when a heuristic value is shown as discs: a corner (100 points in the
-/// square table) is then worth 10 discs, about what strong players would give for one.
-const UNITS_PER_DISC: f64 = 10.0;
+/// The pattern evaluator's units per disc: it predicts the final disc difference in 1/16ths.
+const UNITS_PER_DISC: f64 = 16.0;
 
 type Out = Arc<Mutex<Box<dyn Write + Send>>>;
 
@@ -92,7 +91,7 @@ impl Job {
 
 /// What the worker thread owns while it runs, handed back when it ends.
 struct Tools {
-    searcher: Searcher<Othello, Textbook>,
+    searcher: Searcher<Othello, Pattern>,
     solver: Solver,
 }
 
@@ -165,7 +164,7 @@ struct Session {
 impl Session {
     fn new(opts: NboardOptions, out: Out) -> Self {
         let searcher = Searcher::new(
-            Textbook::default(),
+            Pattern::default(),
             SearchConfig {
                 tt_mb: opts.tt_mb,
                 ..SearchConfig::default()

@@ -1,0 +1,856 @@
+//! The pattern evaluator: the expected final disc difference as a sum of table entries, one per
+//! pattern occurrence, each table indexed by the ternary contents (empty, ours, theirs) of a
+//! fixed set of squares, as Logistello and Edax do. The weights are fitted by `duel-train` on
+//! positions the project labelled itself (see `weights/README.md`).
+//!
+//! Symmetry is built in rather than fitted: each pattern class is described once (its squares in
+//! one corner or row) and read from all eight images of the board under the symmetries of the
+//! square. The evaluation is therefore a sum over the symmetry group and is exactly invariant
+//! whatever the weights. A class whose squares are themselves symmetric (a row, a diagonal, the
+//! 3×3 corner) would be read several times per occurrence; the fit sees it so ([`features`]),
+//! but the evaluation reads it once, from a table folded at load time ([`REPS`]): 46 lookups
+//! instead of 88, plus two for mobility (the number of moves of each side, a table each).
+//!
+//! Set: the edge with its two X-squares (10 squares), the 3×3 corner (9), the 2×5 corner (10),
+//! rows 2, 3 and 4 (8 each) and the diagonals of length 8 down to 4, each in all its positions
+//! on the board (46 occurrences).
+//!
+//! Phases are buckets of empty squares: a pattern that is good with 50 empties can be bad with 10.
+
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+use duel_core::{Evaluator, Score};
+
+use crate::{bitboard, Estimate, Move, Othello, Textbook};
+
+/// Number of phases (buckets of empty squares, see [`phase`]).
+pub const PHASES: usize = 8;
+
+/// The phase of a position with `empties` empty squares: eight empties per bucket, so the
+/// last bucket (57–60 empties) holds only the first plies of the game.
+#[inline]
+pub const fn phase(empties: u32) -> usize {
+    let b = (empties.saturating_sub(1) / 8) as usize;
+    if b < PHASES {
+        b
+    } else {
+        PHASES - 1
+    }
+}
+
+/// A pattern class: a set of squares read in all eight board orientations, with one table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Class {
+    /// Name in reports.
+    pub name: &'static str,
+    /// The squares in the identity orientation, digit 0 first (each square is a base-3 digit:
+    /// 0 empty, 1 the side to move's disc, 2 the opponent's).
+    pub squares: &'static [u8],
+}
+
+impl Class {
+    /// Entries in the class's table: 3^squares.
+    pub const fn size(&self) -> usize {
+        3usize.pow(self.squares.len() as u32)
+    }
+}
+
+/// The pattern classes, in table order. The fast index code in `class_index` is written
+/// per class; the test `fast_indices_match_square_lists` checks it against these lists.
+pub const CLASSES: [Class; 11] = [
+    // The edge with both X-squares: who can take the corners, and at what cost.
+    Class {
+        name: "edge+2x",
+        squares: &[0, 1, 2, 3, 4, 5, 6, 7, 9, 14],
+    },
+    Class {
+        name: "corner3x3",
+        squares: &[0, 1, 2, 8, 9, 10, 16, 17, 18],
+    },
+    Class {
+        name: "corner2x5",
+        squares: &[0, 1, 2, 3, 4, 8, 9, 10, 11, 12],
+    },
+    Class {
+        name: "row2",
+        squares: &[8, 9, 10, 11, 12, 13, 14, 15],
+    },
+    Class {
+        name: "row3",
+        squares: &[16, 17, 18, 19, 20, 21, 22, 23],
+    },
+    Class {
+        name: "row4",
+        squares: &[24, 25, 26, 27, 28, 29, 30, 31],
+    },
+    Class {
+        name: "diag8",
+        squares: &[0, 9, 18, 27, 36, 45, 54, 63],
+    },
+    Class {
+        name: "diag7",
+        squares: &[1, 10, 19, 28, 37, 46, 55],
+    },
+    Class {
+        name: "diag6",
+        squares: &[2, 11, 20, 29, 38, 47],
+    },
+    Class {
+        name: "diag5",
+        squares: &[3, 12, 21, 30, 39],
+    },
+    Class {
+        name: "diag4",
+        squares: &[4, 13, 22, 31],
+    },
+];
+
+/// Table entries for the number of legal moves (0..=31, more is counted as 31).
+pub const MOBILITY_SIZE: usize = 32;
+
+/// Orientations of the board: the eight symmetries of the square.
+pub const ORIENTATIONS: usize = 8;
+
+/// Table lookups per evaluation: every class in every orientation, then our mobility, then
+/// theirs.
+pub const FEATURES: usize = CLASSES.len() * ORIENTATIONS + 2;
+
+/// Where each class's table starts inside one phase, then the two mobility tables; the last
+/// entry is the length of one phase's weights.
+pub const OFFSETS: [usize; CLASSES.len() + 3] = {
+    let mut off = [0; CLASSES.len() + 3];
+    let mut i = 0;
+    while i < CLASSES.len() {
+        off[i + 1] = off[i] + CLASSES[i].size();
+        i += 1;
+    }
+    off[i + 1] = off[i] + MOBILITY_SIZE;
+    off[i + 2] = off[i + 1] + MOBILITY_SIZE;
+    off
+};
+
+/// Weights in one phase.
+pub const PHASE_LEN: usize = OFFSETS[CLASSES.len() + 2];
+
+/// Weights are stored in 1/64 of a disc: the rounding of the 48 entries an evaluation adds
+/// (about 0.03 disc in all) stays below the evaluation's unit of 1/16 disc, and most weights
+/// fit the one-byte code of the file.
+pub const WEIGHT_SCALE: f64 = 64.0;
+
+/// From the weights' unit (1/64 disc) to the evaluation's (1/16 disc).
+const EVAL_SHIFT: u32 = 2;
+
+/// For each 8-bit set, its value read as base-3 digits that are all 0 or 1: the index of a row
+/// with our discs on those bits. Theirs count twice, so a row's index is `B3[p] + 2 * B3[o]`.
+static B3: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut v = 0u16;
+        let mut k = 0;
+        while k < 8 {
+            if b >> k & 1 == 1 {
+                v += 3u16.pow(k);
+            }
+            k += 1;
+        }
+        t[b] = v;
+        b += 1;
+    }
+    t
+};
+
+/// The ternary index of the 8-bit sets `p` and `o` (disjoint).
+#[inline(always)]
+fn tern(p: u64, o: u64) -> u32 {
+    u32::from(B3[(p & 0xFF) as usize]) + 2 * u32::from(B3[(o & 0xFF) as usize])
+}
+
+/// Mirror a-file <-> h-file.
+#[inline(always)]
+fn flip_h(x: u64) -> u64 {
+    const K1: u64 = 0x5555_5555_5555_5555;
+    const K2: u64 = 0x3333_3333_3333_3333;
+    const K4: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+    let x = ((x >> 1) & K1) | ((x & K1) << 1);
+    let x = ((x >> 2) & K2) | ((x & K2) << 2);
+    ((x >> 4) & K4) | ((x & K4) << 4)
+}
+
+/// Mirror rank 1 <-> rank 8.
+#[inline(always)]
+fn flip_v(x: u64) -> u64 {
+    x.swap_bytes()
+}
+
+/// Mirror along the a1–h8 diagonal (file <-> rank).
+#[inline(always)]
+fn transpose(x: u64) -> u64 {
+    const K1: u64 = 0x5500_5500_5500_5500;
+    const K2: u64 = 0x3333_0000_3333_0000;
+    const K4: u64 = 0x0F0F_0F0F_0000_0000;
+    let t = K4 & (x ^ (x << 28));
+    let x = x ^ t ^ (t >> 28);
+    let t = K2 & (x ^ (x << 14));
+    let x = x ^ t ^ (t >> 14);
+    let t = K1 & (x ^ (x << 7));
+    x ^ t ^ (t >> 7)
+}
+
+/// The board `x` in orientation `g` (0..8): bit 0 flips the ranks, bit 1 the files, bit 2
+/// transposes afterwards. The eight are the whole symmetry group of the square.
+#[inline(always)]
+pub fn orient(x: u64, g: usize) -> u64 {
+    let x = if g & 1 != 0 { flip_v(x) } else { x };
+    let x = if g & 2 != 0 { flip_h(x) } else { x };
+    if g & 4 != 0 {
+        transpose(x)
+    } else {
+        x
+    }
+}
+
+/// Gathers the squares of `mask`, which must lie on distinct files, into the top byte at their
+/// file's bit: each bit is shifted up by whole ranks only, and no two meet, so nothing carries.
+#[inline(always)]
+fn gather_files(x: u64, mask: u64) -> u64 {
+    (x & mask).wrapping_mul(0x0101_0101_0101_0101) >> 56
+}
+
+const DIAG8: u64 = 0x8040_2010_0804_0201;
+const DIAG7: u64 = 0x0080_4020_1008_0402;
+const DIAG6: u64 = 0x0000_8040_2010_0804;
+const DIAG5: u64 = 0x0000_0080_4020_1008;
+const DIAG4: u64 = 0x0000_0000_8040_2010;
+
+/// The index of class `c` (a constant after inlining) in one orientation `(p, o)` of the
+/// board, written per class for speed; the base-3 digits follow [`CLASSES`]' square lists.
+#[inline(always)]
+fn class_index(c: usize, p: u64, o: u64) -> u32 {
+    let row = |r: u32, mask: u64| tern((p >> (8 * r)) & mask, (o >> (8 * r)) & mask);
+    let bit = |sq: u32| ((p >> sq) & 1) as u32 + 2 * ((o >> sq) & 1) as u32;
+    let diag =
+        |mask: u64, file: u32| tern(gather_files(p, mask) >> file, gather_files(o, mask) >> file);
+    match c {
+        0 => row(0, 0xFF) + 6561 * bit(9) + 19683 * bit(14),
+        1 => row(0, 7) + 27 * row(1, 7) + 729 * row(2, 7),
+        2 => row(0, 31) + 243 * row(1, 31),
+        3 => row(1, 0xFF),
+        4 => row(2, 0xFF),
+        5 => row(3, 0xFF),
+        6 => diag(DIAG8, 0),
+        7 => diag(DIAG7, 1),
+        8 => diag(DIAG6, 2),
+        9 => diag(DIAG5, 3),
+        _ => diag(DIAG4, 4),
+    }
+}
+
+/// Every class's table slot in one orientation: a loop of constant length that unrolls.
+#[inline(always)]
+fn all_indices(p: u64, o: u64, out: &mut [u32]) {
+    for (c, slot) in out.iter_mut().enumerate().take(CLASSES.len()) {
+        *slot = OFFSETS[c] as u32 + class_index(c, p, o);
+    }
+}
+
+/// The eight orientations of `x`, in the order of [`orient`], sharing the work.
+#[inline(always)]
+fn orientations(x: u64) -> [u64; ORIENTATIONS] {
+    let (v, h) = (flip_v(x), flip_h(x));
+    let vh = flip_v(h);
+    [
+        x,
+        v,
+        h,
+        vh,
+        transpose(x),
+        transpose(v),
+        transpose(h),
+        transpose(vh),
+    ]
+}
+
+/// For each class, the orientations the evaluation reads: one per distinct set of squares
+/// (the lowest-numbered orientation of each), as a bit set over orientations. A class whose
+/// squares are symmetric is read in fewer orientations, through a table that holds the sum of
+/// the weights of the orientations skipped ([`Pattern::from_weights`] folds them); the test
+/// `reps_are_one_per_square_set` checks these sets.
+pub const REPS: [u8; CLASSES.len()] = [
+    0b0101_0011, // edge+2x: mirror-symmetric, pairs (0,2) (1,3) (4,5) (6,7)
+    0b0000_1111, // corner3x3: symmetric about its diagonal, pairs (g, g+4)
+    0b1111_1111, // corner2x5: no symmetry
+    0b0101_0011, // row2
+    0b0101_0011, // row3
+    0b0101_0011, // row4
+    0b0000_0011, // diag8: four orientations per diagonal
+    0b0000_1111, // diag7..diag4: symmetric about the other diagonal
+    0b0000_1111,
+    0b0000_1111,
+    0b0000_1111,
+];
+
+/// The table slots (inside one phase) of every class in every orientation, then of the two
+/// mobility tables: the unfolded form of the evaluation, which the fitting code trains.
+#[inline]
+pub fn features(p: u64, o: u64) -> [u32; FEATURES] {
+    let mut f = [0u32; FEATURES];
+    let n = CLASSES.len();
+    let (ps, os) = (orientations(p), orientations(o));
+    for g in 0..ORIENTATIONS {
+        let slot = &mut f[g * n..(g + 1) * n];
+        all_indices(ps[g], os[g], slot);
+    }
+    let mob = |a: u64, b: u64| (bitboard::moves(a, b).count_ones() as usize).min(MOBILITY_SIZE - 1);
+    f[FEATURES - 2] = (OFFSETS[n] + mob(p, o)) as u32;
+    f[FEATURES - 1] = (OFFSETS[n + 1] + mob(o, p)) as u32;
+    f
+}
+
+/// Why a weights file was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WeightsError {
+    /// Shorter than the header.
+    TooShort(usize),
+    /// The first bytes are not [`MAGIC`]: not a pattern weights file.
+    BadMagic,
+    /// Written by a format version this code does not read.
+    Version(u32),
+    /// Fitted for other patterns or phases than this code evaluates.
+    Shape {
+        /// What this code expects: phases, then the table size of each class and mobility.
+        expected: Vec<u32>,
+        /// What the file declares.
+        found: Vec<u32>,
+    },
+    /// The weights end before all tables are filled, or a zero run overflows them.
+    Truncated,
+    /// A code in the weight stream that no writer produces (an overlong number, a weight
+    /// outside i16, an empty zero run).
+    BadCode,
+    /// Bytes left after the last table.
+    TrailingBytes(usize),
+    /// The checksum over the weights does not match: the file was damaged.
+    Checksum {
+        /// The checksum stored in the header.
+        stored: u64,
+        /// The checksum of the data read.
+        computed: u64,
+    },
+}
+
+impl fmt::Display for WeightsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WeightsError::TooShort(n) => write!(f, "weights file too short ({n} bytes)"),
+            WeightsError::BadMagic => f.write_str("not a duel pattern weights file (bad magic)"),
+            WeightsError::Version(v) => {
+                write!(f, "weights format version {v}, this build reads {VERSION}")
+            }
+            WeightsError::Shape { expected, found } => write!(
+                f,
+                "weights shape mismatch: this build expects {expected:?}, the file has {found:?}"
+            ),
+            WeightsError::Truncated => f.write_str("weights file truncated"),
+            WeightsError::BadCode => f.write_str("invalid code in the weights stream"),
+            WeightsError::TrailingBytes(n) => {
+                write!(f, "{n} unexpected bytes after the weights")
+            }
+            WeightsError::Checksum { stored, computed } => write!(
+                f,
+                "weights checksum mismatch (stored {stored:#018x}, computed {computed:#018x})"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for WeightsError {}
+
+/// The first eight bytes of a weights file.
+pub const MAGIC: [u8; 8] = *b"DUELPAT\0";
+
+/// The format version written and read.
+pub const VERSION: u32 = 1;
+
+/// The shape a file must declare: phases, then each table's size.
+fn shape() -> Vec<u32> {
+    let mut s = vec![PHASES as u32];
+    s.extend(CLASSES.iter().map(|c| c.size() as u32));
+    s.extend([MOBILITY_SIZE as u32; 2]);
+    s
+}
+
+/// FNV-1a over the weight stream: cheap, and any flipped byte changes it.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xCBF2_9CE4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01B3);
+    }
+    h
+}
+
+/// A little-endian reader that reports running out as [`WeightsError::Truncated`].
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take<const N: usize>(&mut self) -> Result<[u8; N], WeightsError> {
+        let end = self.at.checked_add(N).ok_or(WeightsError::Truncated)?;
+        let s = self
+            .bytes
+            .get(self.at..end)
+            .ok_or(WeightsError::Truncated)?;
+        self.at = end;
+        let mut a = [0u8; N];
+        a.copy_from_slice(s);
+        Ok(a)
+    }
+    /// An unsigned LEB128 number of at most 32 bits.
+    fn varint(&mut self) -> Result<u32, WeightsError> {
+        let mut v = 0u32;
+        for k in 0..5 {
+            let [b] = self.take::<1>()?;
+            let bits = u32::from(b & 0x7F);
+            if k == 4 && bits > 0x0F {
+                return Err(WeightsError::BadCode);
+            }
+            v |= bits << (7 * k);
+            if b & 0x80 == 0 {
+                return Ok(v);
+            }
+        }
+        Err(WeightsError::BadCode)
+    }
+    fn u32(&mut self) -> Result<u32, WeightsError> {
+        self.take::<4>().map(u32::from_le_bytes)
+    }
+    fn u64(&mut self) -> Result<u64, WeightsError> {
+        self.take::<8>().map(u64::from_le_bytes)
+    }
+}
+
+/// The pattern evaluator. Cloning shares the tables.
+#[derive(Clone)]
+pub struct Pattern {
+    /// `PHASES` blocks of `PHASE_LEN` weights, in 1/64 disc, as fitted and stored.
+    weights: Arc<[i16]>,
+    /// The same with the tables of symmetric classes folded (see [`REPS`]): what `raw` reads.
+    folded: Arc<[i16]>,
+}
+
+/// The folded table entries orientation `G` reads in `(p, o)`, already oriented.
+#[inline(always)]
+fn sum_orientation<const G: usize>(t: &[i16], p: u64, o: u64) -> i32 {
+    let mut s = 0;
+    for c in 0..CLASSES.len() {
+        if REPS[c] >> G & 1 != 0 {
+            s += i32::from(t[OFFSETS[c] + class_index(c, p, o) as usize]);
+        }
+    }
+    s
+}
+
+/// The squares orientation `g` reads for class `c`, as physical squares of the board.
+fn squares_read(c: usize, g: usize) -> u64 {
+    let class: u64 = CLASSES[c].squares.iter().map(|&sq| 1u64 << sq).sum();
+    (0..64)
+        .filter(|&s| orient(1u64 << s, g) & class != 0)
+        .map(|s| 1u64 << s)
+        .sum()
+}
+
+/// Folds the weights for the evaluation: for each class, the entry of configuration `i` becomes
+/// the sum of the entries every orientation reading the same squares as orientation 0 would
+/// read for it. Orientation 0 is the lowest of its set, and the other sets are its images, so
+/// the same folded table serves every orientation in [`REPS`]. Returns the folded weights and
+/// how many sums did not fit an i16 (and were clamped).
+fn fold(w: &[i16]) -> (Vec<i16>, usize) {
+    let mut f = w.to_vec();
+    let mut clamped = 0;
+    for (c, class) in CLASSES.iter().enumerate() {
+        let read0 = squares_read(c, 0);
+        let group: Vec<usize> = (0..ORIENTATIONS)
+            .filter(|&g| squares_read(c, g) == read0)
+            .collect();
+        if group.len() == 1 {
+            continue;
+        }
+        for i in 0..class.size() {
+            let (mut bp, mut bo, mut x) = (0u64, 0u64, i);
+            for &sq in class.squares {
+                match x % 3 {
+                    1 => bp |= 1 << sq,
+                    2 => bo |= 1 << sq,
+                    _ => {}
+                }
+                x /= 3;
+            }
+            let slots: Vec<usize> = group
+                .iter()
+                .map(|&g| OFFSETS[c] + class_index(c, orient(bp, g), orient(bo, g)) as usize)
+                .collect();
+            for ph in 0..PHASES {
+                let base = ph * PHASE_LEN;
+                let sum: i32 = slots.iter().map(|&s| i32::from(w[base + s])).sum();
+                let v = sum.clamp(i32::from(i16::MIN), i32::from(i16::MAX));
+                clamped += usize::from(v != sum);
+                f[base + OFFSETS[c] + i] = v as i16;
+            }
+        }
+    }
+    (f, clamped)
+}
+
+impl fmt::Debug for Pattern {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Pattern({} weights)", self.weights.len())
+    }
+}
+
+/// The weights fitted by `duel-train`, see `weights/README.md`.
+const COMMITTED: &[u8] = include_bytes!("../weights/pattern.bin");
+
+impl Default for Pattern {
+    /// The committed weights, parsed once per process.
+    fn default() -> Self {
+        static LOADED: OnceLock<Pattern> = OnceLock::new();
+        LOADED
+            .get_or_init(|| {
+                // The file is part of the build and a test loads it, so failure is a bug in
+                // the repository, not bad input.
+                Pattern::from_bytes(COMMITTED).expect("the committed pattern weights are valid")
+            })
+            .clone()
+    }
+}
+
+impl Pattern {
+    /// An evaluator from raw weights: `PHASES * PHASE_LEN` values in 1/64 disc, phase by
+    /// phase, each phase laid out as [`OFFSETS`] says. `None` if the length is wrong.
+    pub fn from_weights(weights: Vec<i16>) -> Option<Pattern> {
+        (weights.len() == PHASES * PHASE_LEN).then(|| {
+            let (folded, _) = fold(&weights);
+            Pattern {
+                weights: weights.into(),
+                folded: folded.into(),
+            }
+        })
+    }
+
+    /// The raw weights (see [`Pattern::from_weights`]).
+    pub fn weights(&self) -> &[i16] {
+        &self.weights
+    }
+
+    /// Reads a weights file (the format [`Pattern::to_bytes`] writes), checking magic, version,
+    /// shape, length and checksum.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Pattern, WeightsError> {
+        let expected = shape();
+        let header = 8 + 4 + 4 + 4 * expected.len() + 8;
+        if bytes.len() < 16 {
+            return Err(WeightsError::TooShort(bytes.len()));
+        }
+        let mut r = Reader { bytes, at: 0 };
+        if r.take::<8>()? != MAGIC {
+            return Err(WeightsError::BadMagic);
+        }
+        let version = r.u32()?;
+        if version != VERSION {
+            return Err(WeightsError::Version(version));
+        }
+        let count = r.u32()? as usize;
+        if count != expected.len() {
+            // Do not read an absurd count's worth of header: report what fits.
+            let found = (0..count.min(64)).map_while(|_| r.u32().ok()).collect();
+            return Err(WeightsError::Shape { expected, found });
+        }
+        let found = (0..count).map(|_| r.u32()).collect::<Result<Vec<_>, _>>()?;
+        if found != expected {
+            return Err(WeightsError::Shape { expected, found });
+        }
+        let stored = r.u64()?;
+        debug_assert_eq!(r.at, header);
+        let computed = fnv1a(&bytes[r.at..]);
+        if stored != computed {
+            return Err(WeightsError::Checksum { stored, computed });
+        }
+        let total = PHASES * PHASE_LEN;
+        let mut w = Vec::with_capacity(total);
+        while w.len() < total {
+            let code = r.varint()?;
+            if code & 1 == 1 {
+                let run = (code >> 1) as usize;
+                if run == 0 {
+                    return Err(WeightsError::BadCode);
+                }
+                if w.len() + run > total {
+                    return Err(WeightsError::Truncated);
+                }
+                w.resize(w.len() + run, 0);
+            } else {
+                let zz = code >> 1;
+                let v = (zz >> 1) as i32 ^ -((zz & 1) as i32);
+                w.push(i16::try_from(v).map_err(|_| WeightsError::BadCode)?);
+            }
+        }
+        if r.at != bytes.len() {
+            return Err(WeightsError::TrailingBytes(bytes.len() - r.at));
+        }
+        Ok(Pattern::from_weights(w).expect("the loop filled every phase"))
+    }
+
+    /// The weights file: magic, version, shape, an FNV-1a checksum of what follows, then the
+    /// weights as LEB128 codes: `2·zigzag(w)` for a weight, `2·n + 1` for a run of n zeros.
+    /// Most entries are configurations the data never showed (zero), and most fitted weights
+    /// are below half a disc (one byte).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut data = Vec::new();
+        let mut put = |mut v: u32| loop {
+            let b = (v & 0x7F) as u8;
+            v >>= 7;
+            if v == 0 {
+                data.push(b);
+                break;
+            }
+            data.push(b | 0x80);
+        };
+        let mut i = 0;
+        let w = &self.weights;
+        while i < w.len() {
+            let run = w[i..].iter().take_while(|&&x| x == 0).count();
+            if run > 0 {
+                put((run as u32) << 1 | 1);
+                i += run;
+            } else {
+                let v = i32::from(w[i]);
+                put((((v << 1) ^ (v >> 31)) as u32) << 1);
+                i += 1;
+            }
+        }
+        let shape = shape();
+        let mut out = Vec::with_capacity(data.len() + 64);
+        out.extend_from_slice(&MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&(shape.len() as u32).to_le_bytes());
+        for s in shape {
+            out.extend_from_slice(&s.to_le_bytes());
+        }
+        out.extend_from_slice(&fnv1a(&data).to_le_bytes());
+        out.extend_from_slice(&data);
+        out
+    }
+
+    /// The evaluation of `p` (to move) against `o` in 1/64 disc, before rounding.
+    #[inline]
+    pub fn raw(&self, p: u64, o: u64) -> i32 {
+        let ph = phase((!(p | o)).count_ones());
+        let t = &self.folded[ph * PHASE_LEN..(ph + 1) * PHASE_LEN];
+        let (ps, os) = (orientations(p), orientations(o));
+        // One call per orientation with the orientation a constant, so that the class loop
+        // unrolls into straight code without the skipped classes (a loop over both was
+        // compiled to a jump table per class, three times slower).
+        let sum = sum_orientation::<0>(t, ps[0], os[0])
+            + sum_orientation::<1>(t, ps[1], os[1])
+            + sum_orientation::<2>(t, ps[2], os[2])
+            + sum_orientation::<3>(t, ps[3], os[3])
+            + sum_orientation::<4>(t, ps[4], os[4])
+            + sum_orientation::<5>(t, ps[5], os[5])
+            + sum_orientation::<6>(t, ps[6], os[6])
+            + sum_orientation::<7>(t, ps[7], os[7]);
+        let n = CLASSES.len();
+        let mob =
+            |a: u64, b: u64| (bitboard::moves(a, b).count_ones() as usize).min(MOBILITY_SIZE - 1);
+        sum + i32::from(t[OFFSETS[n] + mob(p, o)]) + i32::from(t[OFFSETS[n + 1] + mob(o, p)])
+    }
+}
+
+impl Estimate for Pattern {
+    fn estimate(&self, p: u64, o: u64) -> i32 {
+        // An arithmetic shift rounds towards minus infinity; add half a unit to round to nearest.
+        (self.raw(p, o) + (1 << (EVAL_SHIFT - 1))) >> EVAL_SHIFT
+    }
+}
+
+impl Evaluator<Othello> for Pattern {
+    fn name(&self) -> &'static str {
+        "pattern"
+    }
+
+    fn evaluate(&self, pos: &Othello) -> i32 {
+        let v = self.estimate(pos.player(), pos.opponent());
+        v.clamp(-Score::MAX_HEURISTIC, Score::MAX_HEURISTIC)
+    }
+
+    /// The textbook's ordering: its corner rule, then its square table. Cheap, and the search's
+    /// table move and history do most of the ordering anyway.
+    fn move_hint(&self, pos: &Othello, mv: Move) -> i32 {
+        Textbook::default().move_hint(pos, mv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The square `sq` moved by orientation `g`, computed through the bitboard maps.
+    fn orient_square(sq: u8, g: usize) -> u8 {
+        orient(1u64 << sq, g).trailing_zeros() as u8
+    }
+
+    /// The index of class `c` in orientation `g`, square by square from the square list.
+    fn slow_index(p: u64, o: u64, c: usize, g: usize) -> u32 {
+        let (p, o) = (orient(p, g), orient(o, g));
+        CLASSES[c].squares.iter().rev().fold(0, |acc, &sq| {
+            acc * 3 + ((p >> sq) & 1) as u32 + 2 * ((o >> sq) & 1) as u32
+        })
+    }
+
+    fn random_position(rng: &mut duel_core::SplitMix64) -> (u64, u64) {
+        let a = rng.next() & rng.next() | rng.next() & rng.next() & rng.next();
+        let b = rng.next() & !a;
+        (a, b & rng.next())
+    }
+
+    #[test]
+    fn orientations_are_the_eight_symmetries() {
+        let mut images: Vec<Vec<u8>> = (0..8)
+            .map(|g| (0..64).map(|sq| orient_square(sq, g)).collect())
+            .collect();
+        for img in &images {
+            let mut s = img.clone();
+            s.sort_unstable();
+            assert_eq!(s, (0..64).collect::<Vec<u8>>(), "a permutation");
+            // Distances between neighbours are kept: it is a symmetry of the board.
+            for sq in 0..64u8 {
+                let (f, r) = (img[sq as usize] % 8, img[sq as usize] / 8);
+                if sq % 8 < 7 {
+                    let n = img[sq as usize + 1];
+                    assert_eq!(f.abs_diff(n % 8) + r.abs_diff(n / 8), 1);
+                }
+            }
+        }
+        images.sort();
+        images.dedup();
+        assert_eq!(images.len(), 8);
+    }
+
+    #[test]
+    fn fast_indices_match_square_lists() {
+        let mut rng = duel_core::SplitMix64::new(7);
+        for _ in 0..2000 {
+            let (p, o) = random_position(&mut rng);
+            let f = features(p, o);
+            for g in 0..ORIENTATIONS {
+                for c in 0..CLASSES.len() {
+                    let fast = f[g * CLASSES.len() + c] - OFFSETS[c] as u32;
+                    assert_eq!(fast, slow_index(p, o, c, g), "{} g={g}", CLASSES[c].name);
+                    assert!((fast as usize) < CLASSES[c].size());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn reps_are_one_per_square_set() {
+        for c in 0..CLASSES.len() {
+            let mut seen = Vec::new();
+            let mut reps = 0u8;
+            for g in 0..ORIENTATIONS {
+                let s = squares_read(c, g);
+                if !seen.contains(&s) {
+                    seen.push(s);
+                    reps |= 1 << g;
+                }
+            }
+            assert_eq!(reps, REPS[c], "{}", CLASSES[c].name);
+        }
+    }
+
+    #[test]
+    fn folded_evaluation_equals_the_full_sum() {
+        // Random weights, so that a wrong fold cannot hide behind a symmetric fit.
+        let mut rng = duel_core::SplitMix64::new(11);
+        let w: Vec<i16> = (0..PHASES * PHASE_LEN)
+            .map(|_| (rng.below(2001) as i16) - 1000)
+            .collect();
+        let pat = Pattern::from_weights(w.clone()).unwrap();
+        for _ in 0..2000 {
+            let (p, o) = random_position(&mut rng);
+            let ph = phase((!(p | o)).count_ones());
+            let full: i32 = features(p, o)
+                .iter()
+                .map(|&i| i32::from(w[ph * PHASE_LEN + i as usize]))
+                .sum();
+            assert_eq!(pat.raw(p, o), full);
+        }
+    }
+
+    /// A file with a valid header and checksum around the weight stream `data`.
+    fn with_stream(data: &[u8]) -> Vec<u8> {
+        let zero = Pattern::from_weights(vec![0; PHASES * PHASE_LEN]).unwrap();
+        let mut b = zero.to_bytes();
+        let header = b.len() - zero_stream_len();
+        b.truncate(header);
+        let n = b.len();
+        b[n - 8..].copy_from_slice(&fnv1a(data).to_le_bytes());
+        b.extend_from_slice(data);
+        b
+    }
+
+    /// The stream of an all-zero file: runs of at most 2^30 zeros, here one run.
+    fn zero_stream_len() -> usize {
+        let code = ((PHASES * PHASE_LEN) as u32) << 1 | 1;
+        (32 - code.leading_zeros()).div_ceil(7) as usize
+    }
+
+    #[test]
+    fn bad_codes_are_refused() {
+        let total = (PHASES * PHASE_LEN) as u32;
+        let run = |n: u32| {
+            let mut v = n << 1 | 1;
+            let mut out = Vec::new();
+            loop {
+                let b = (v & 0x7F) as u8;
+                v >>= 7;
+                if v == 0 {
+                    out.push(b);
+                    return out;
+                }
+                out.push(b | 0x80);
+            }
+        };
+        assert!(Pattern::from_bytes(&with_stream(&run(total))).is_ok());
+        // A zero run one too long, an empty run, a weight beyond i16, an overlong number.
+        let err = |d: &[u8]| Pattern::from_bytes(&with_stream(d)).unwrap_err();
+        assert_eq!(err(&run(total + 1)), WeightsError::Truncated);
+        assert_eq!(err(&[0x01]), WeightsError::BadCode);
+        assert_eq!(err(&[0x80, 0x80, 0x08]), WeightsError::BadCode);
+        assert_eq!(err(&[0xFF, 0xFF, 0xFF, 0xFF, 0x7F]), WeightsError::BadCode);
+        assert_eq!(
+            err(&[0x80, 0x80, 0x80, 0x80, 0x80, 0x01]),
+            WeightsError::BadCode
+        );
+        let mut short = run(total - 1);
+        assert_eq!(err(&short), WeightsError::Truncated);
+        short.push(0x02); // the weight -1 fills the last slot
+        assert!(Pattern::from_bytes(&with_stream(&short)).is_ok());
+    }
+
+    #[test]
+    fn committed_weights_fold_without_clamping() {
+        assert_eq!(fold(Pattern::default().weights()).1, 0);
+    }
+
+    #[test]
+    fn phases_cover_the_game() {
+        assert_eq!(phase(0), 0);
+        assert_eq!(phase(8), 0);
+        assert_eq!(phase(9), 1);
+        assert_eq!(phase(60), PHASES - 1);
+        assert_eq!(PHASE_LEN, OFFSETS[OFFSETS.len() - 1]);
+    }
+}

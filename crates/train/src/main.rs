@@ -1,0 +1,242 @@
+//! `duel-train`: generates labelled Othello positions, fits the pattern weights, measures the
+//! evaluator's speed and plays evaluator matches. See `crates/games/othello/weights/README.md`
+//! for the commands that produced the committed weights.
+
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use duel_othello::{Pattern, Textbook};
+
+use duel_train::data::{self, GenConfig};
+use duel_train::{fit, matches};
+
+#[derive(Parser)]
+#[command(
+    name = "duel-train",
+    about = "Fit and test duel's Othello pattern evaluator"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum EvalName {
+    Textbook,
+    Pattern,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Self-play games, labelled by the exact solver; appends records to a file.
+    Gen {
+        /// Output file (records of 22 bytes).
+        #[arg(long)]
+        out: PathBuf,
+        #[arg(long, default_value_t = 1000)]
+        games: u32,
+        #[arg(long, default_value_t = 0)]
+        first_game: u32,
+        #[arg(long, default_value_t = 2026)]
+        seed: u64,
+        /// Evaluator of the move-choosing search.
+        #[arg(long, value_enum, default_value_t = EvalName::Textbook)]
+        eval: EvalName,
+        /// Weights for `--eval pattern` (default: the committed ones).
+        #[arg(long)]
+        weights: Option<PathBuf>,
+        #[arg(long, default_value_t = 2)]
+        depth: u32,
+        #[arg(long, default_value_t = 18)]
+        solve_empties: u32,
+        #[arg(long, default_value_t = 2)]
+        min_random_plies: u32,
+        #[arg(long, default_value_t = 12)]
+        max_random_plies: u32,
+        #[arg(long, default_value_t = 5)]
+        random_percent: u32,
+        #[arg(long, default_value_t = 10)]
+        endgame_random_percent: u32,
+    },
+    /// Fits weights on record files by regularised least squares.
+    Fit {
+        /// Record files.
+        #[arg(required = true)]
+        data: Vec<PathBuf>,
+        /// The weights file to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// Percent of games held out for validation.
+        #[arg(long, default_value_t = 10)]
+        valid_percent: u32,
+        /// Conjugate-gradient iterations per phase.
+        #[arg(long, default_value_t = 200)]
+        iters: u32,
+        /// L2 penalty λ·Σw² (w in discs), added to the phase's sum of squared errors. 60
+        /// validated best of the values tried (0.5 to 150, see weights/README.md).
+        #[arg(long, default_value_t = 60.0)]
+        lambda: f64,
+        /// Positions this many empties outside a phase's bucket also train it.
+        #[arg(long, default_value_t = 2)]
+        margin: u32,
+    },
+    /// Evaluations per second of both evaluators on recorded positions.
+    Speed {
+        data: PathBuf,
+        #[arg(long)]
+        weights: Option<PathBuf>,
+    },
+    /// Textbook against pattern at equal fixed depth, each opening played with both colours.
+    Match {
+        #[arg(long, default_value_t = 4)]
+        depth: u32,
+        /// Distinct openings (each gives two games).
+        #[arg(long, default_value_t = 100)]
+        openings: usize,
+        /// Random legal plies per opening.
+        #[arg(long, default_value_t = 8)]
+        plies: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        weights: Option<PathBuf>,
+    },
+}
+
+fn load_pattern(weights: Option<&PathBuf>) -> Result<Pattern, String> {
+    match weights {
+        None => Ok(Pattern::default()),
+        Some(path) => {
+            let bytes =
+                std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+            Pattern::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    match cli.command {
+        Command::Gen {
+            out,
+            games,
+            first_game,
+            seed,
+            eval,
+            weights,
+            depth,
+            solve_empties,
+            min_random_plies,
+            max_random_plies,
+            random_percent,
+            endgame_random_percent,
+        } => {
+            if min_random_plies > max_random_plies {
+                return Err("--min-random-plies is above --max-random-plies".into());
+            }
+            let cfg = GenConfig {
+                games,
+                seed,
+                first_game,
+                random_plies: (min_random_plies, max_random_plies),
+                random_percent,
+                endgame_random_percent,
+                depth,
+                solve_empties,
+            };
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&out)
+                .map_err(|e| format!("opening {}: {e}", out.display()))?;
+            let mut w = BufWriter::new(file);
+            let start = Instant::now();
+            let mut next_report = 100;
+            let report = |done: u32, recs: u64| {
+                if done >= next_report || done == games {
+                    next_report += 100;
+                    eprintln!(
+                        "{done} games, {recs} positions, {:.1} s",
+                        start.elapsed().as_secs_f64()
+                    );
+                }
+            };
+            let n = match eval {
+                EvalName::Textbook => data::generate(&cfg, Textbook::default(), &mut w, report),
+                EvalName::Pattern => {
+                    let p = load_pattern(weights.as_ref())?;
+                    data::generate(&cfg, p, &mut w, report)
+                }
+            }
+            .and_then(|n| w.flush().map(|()| n))
+            .map_err(|e| format!("writing {}: {e}", out.display()))?;
+            println!(
+                "{games} games, {n} positions in {:.1} s -> {}",
+                start.elapsed().as_secs_f64(),
+                out.display()
+            );
+        }
+        Command::Fit {
+            data: files,
+            out,
+            valid_percent,
+            iters,
+            lambda,
+            margin,
+        } => {
+            let mut records = Vec::new();
+            for f in &files {
+                let mut r =
+                    data::read_records(f).map_err(|e| format!("reading {}: {e}", f.display()))?;
+                records.append(&mut r);
+            }
+            let cfg = fit::FitConfig {
+                valid_percent,
+                iters,
+                lambda,
+                margin,
+            };
+            let (pattern, summary) = fit::fit(&records, &cfg);
+            print!("{summary}");
+            std::fs::write(&out, pattern.to_bytes())
+                .map_err(|e| format!("writing {}: {e}", out.display()))?;
+            println!("wrote {}", out.display());
+        }
+        Command::Speed {
+            data: file,
+            weights,
+        } => {
+            let records = data::read_records(&file)
+                .map_err(|e| format!("reading {}: {e}", file.display()))?;
+            let pattern = load_pattern(weights.as_ref())?;
+            print!("{}", matches::speed(&records, &pattern));
+        }
+        Command::Match {
+            depth,
+            openings,
+            plies,
+            seed,
+            weights,
+        } => {
+            let pattern = load_pattern(weights.as_ref())?;
+            let result = matches::play_match(pattern, depth, openings, plies, seed, |line| {
+                eprintln!("{line}")
+            });
+            print!("{result}");
+            std::io::stdout().flush().map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("duel-train: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -5,14 +5,19 @@
 //! cargo run --release -p duel-othello --example ffo -- data/othello/ffo-40-59.txt [FIRST-LAST]
 //! ```
 //!
-//! `OTHELLO_TT_BITS` sets the table size (default 21: 2^21 entries of 16 bytes). The table is
+//! `OTHELLO_TT_BITS` sets the table size (default 21: 2^21 entries of 24 bytes);
+//! `OTHELLO_ESTIMATE=rough` sorts with the rough built-in estimate instead of the pattern
+//! evaluator. The table is
 //! cleared before each position so each time stands alone.
 
 use std::process::ExitCode;
 use std::time::Instant;
 
 use duel_core::Game;
-use duel_othello::{Move, Othello, Solver};
+use std::sync::Arc;
+
+use duel_othello::solver::RoughEstimate;
+use duel_othello::{Estimate, Move, Othello, Pattern, Solver};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -38,7 +43,13 @@ fn main() -> ExitCode {
         .ok()
         .and_then(|b| b.parse().ok())
         .unwrap_or(duel_othello::solver::DEFAULT_TT_BITS);
-    let mut solver = Solver::new(bits);
+    // OTHELLO_ESTIMATE=rough sorts moves far from the end with the rough built-in estimate
+    // instead of the pattern evaluator, for comparison.
+    let estimate: Arc<dyn Estimate> = match std::env::var("OTHELLO_ESTIMATE").as_deref() {
+        Ok("rough") => Arc::new(RoughEstimate),
+        _ => Arc::new(Pattern::default()),
+    };
+    let mut solver = Solver::with_estimate(bits, estimate);
     let (mut total_nodes, mut total_time, mut failed) = (0u64, 0f64, false);
     println!(
         "{:>3} {:>3} {:>5} {:>5} {:>4} {:>14} {:>9} {:>8}",

@@ -150,3 +150,28 @@ fn every_move_valued() {
     assert_eq!(best, want, "FFO #4 lists every best move");
     assert!(all.windows(2).all(|w| w[0].1 >= w[1].1));
 }
+
+/// Any evaluation can order the moves, shared behind an `Arc`; the scores never depend on it.
+#[test]
+fn pluggable_estimate_gives_the_same_scores() {
+    use std::sync::Arc;
+
+    use duel_othello::solver::RoughEstimate;
+    use duel_othello::Estimate;
+
+    /// An estimate that knows nothing: the order comes from mobility and parity alone.
+    struct Flat;
+    impl Estimate for Flat {
+        fn estimate(&self, _p: u64, _o: u64) -> i32 {
+            0
+        }
+    }
+
+    let shared: Arc<dyn Estimate> = Arc::new(RoughEstimate);
+    let mut rough = Solver::with_estimate(16, shared);
+    let mut flat = Solver::with_estimate(16, Flat);
+    for case in common::ffo("ffo-1-39.txt", 1, 8) {
+        assert_eq!(rough.solve(&case.pos).score, case.score, "FFO #{}", case.id);
+        assert_eq!(flat.solve(&case.pos).score, case.score, "FFO #{}", case.id);
+    }
+}

@@ -3,3 +3,4 @@
 //! the engine never sees protocol text and every malformed line has a typed answer.
 
 pub mod nboard;
+pub mod uci;

@@ -80,6 +80,13 @@ enum Command {
         #[arg(long, value_name = "MB", default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=65536))]
         hash: u64,
     },
+    /// Speak the UCI protocol on standard input and output, for chess GUIs and tournament
+    /// managers (Cute Chess, Arena, Banksia, python-chess, ...).
+    Uci {
+        /// The game: chess is what UCI GUIs expect; any game works for scripted use.
+        #[arg(long, default_value = "chess")]
+        game: String,
+    },
 }
 
 fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -101,7 +108,9 @@ fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Bench { game } => commands::bench(game.as_deref(), out),
         Command::Compare(a) => commands::compare(&a, out),
         Command::Tree(a) => commands::tree(&a, out),
-        Command::Nboard { .. } => unreachable!("main runs the protocol loop itself"),
+        Command::Nboard { .. } | Command::Uci { .. } => {
+            unreachable!("main runs the protocol loops itself")
+        }
     }
 }
 
@@ -122,6 +131,20 @@ fn main() -> ExitCode {
             ..Default::default()
         };
         duel_engine::nboard::run(std::io::stdin(), std::io::stdout(), opts);
+        return ExitCode::SUCCESS;
+    }
+    if let Command::Uci { game } = &cli.command {
+        let result = duel_engine::game_name(game).and_then(|game| {
+            let opts = duel_engine::uci::UciOptions {
+                game,
+                ..Default::default()
+            };
+            duel_engine::uci::run(std::io::stdin(), std::io::stdout(), opts)
+        });
+        if let Err(e) = result {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
         return ExitCode::SUCCESS;
     }
     let stdout = std::io::stdout();

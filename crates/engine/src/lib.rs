@@ -17,10 +17,12 @@
 pub mod arena;
 mod error;
 mod games;
+mod io;
 pub mod nboard;
 mod report;
 mod session;
 pub mod timeman;
+pub mod uci;
 
 pub use duel_core::{Outcome, Score, Side};
 pub use duel_search::{Limits, SearchConfig, Searcher};

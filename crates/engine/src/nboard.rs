@@ -7,10 +7,9 @@
 //! few empty squares are solved exactly (the endgame solver is fast there); the rest are
 //! searched to the depth NBoard sets, with the pattern evaluator.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Instant;
 
@@ -18,6 +17,8 @@ use duel_core::{Game, Score};
 use duel_othello::{parse_ggf, Move, Othello, Pattern, Solver};
 use duel_protocol::nboard::{parse, Command, Reply};
 use duel_search::{Limits, SearchConfig, Searcher};
+
+use crate::io::{lines, output, send, Out};
 
 /// Settings of the loop.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,16 +46,6 @@ impl Default for NboardOptions {
 
 /// The pattern evaluator's units per disc: it predicts the final disc difference in 1/16ths.
 const UNITS_PER_DISC: f64 = 16.0;
-
-type Out = Arc<Mutex<Box<dyn Write + Send>>>;
-
-fn send(out: &Out, reply: Reply) {
-    // A closed output (the GUI went away) is not the engine's failure; the read side ends too.
-    if let Ok(mut w) = out.lock() {
-        let _ = writeln!(w, "{reply}");
-        let _ = w.flush();
-    }
-}
 
 /// The value of a searched position in discs, from the side to move. Proven wins and losses
 /// without a disc count are shown as the most a game can be won or lost by.
@@ -418,31 +409,11 @@ impl Session {
 /// Runs the NBoard protocol on `input` and `output` until `quit` or the end of the input.
 pub fn run(
     input: impl Read + Send + 'static,
-    output: impl Write + Send + 'static,
+    output_stream: impl Write + Send + 'static,
     opts: NboardOptions,
 ) {
-    let out: Out = Arc::new(Mutex::new(Box::new(output)));
-    let (tx, rx) = mpsc::channel::<String>();
-    std::thread::spawn(move || {
-        let mut reader = BufReader::new(input);
-        let mut bytes = Vec::new();
-        loop {
-            bytes.clear();
-            // Bytes, not `lines()`: one line of invalid UTF-8 must not end the session. It is
-            // decoded with replacement characters and refused like any malformed line.
-            match reader.read_until(b'\n', &mut bytes) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {
-                    let line = String::from_utf8_lossy(&bytes)
-                        .trim_end_matches(['\n', '\r'])
-                        .to_string();
-                    if tx.send(line).is_err() {
-                        break;
-                    }
-                }
-            }
-        }
-    });
+    let out = output(output_stream);
+    let rx = lines(input);
     let mut session = Session::new(opts, out);
     for line in rx {
         match parse(&line) {

@@ -28,6 +28,11 @@ pub struct SearchReport {
     /// Set when the game's exact solver produced the value rather than a search: the final
     /// margin under perfect play (Othello: the disc difference, empties to the winner).
     pub margin: Option<i32>,
+    /// With several principal variations asked for (`SearchConfig::multipv`), every line as
+    /// (value, line), best first; empty otherwise.
+    pub lines: Vec<(Score, Vec<String>)>,
+    /// Permille of the transposition table in use (0 for searches without one).
+    pub hashfull: u32,
 }
 
 impl SearchReport {
@@ -42,6 +47,12 @@ impl SearchReport {
             stats: report.stats,
             time: report.time,
             margin: None,
+            lines: report
+                .lines
+                .iter()
+                .map(|(v, line)| (*v, line_text(pos, line)))
+                .collect(),
+            hashfull: report.hashfull,
         }
     }
 

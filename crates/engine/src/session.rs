@@ -76,7 +76,19 @@ pub trait Session: Send {
         &mut self,
         limits: &Limits,
         on_iteration: &mut dyn FnMut(&SearchReport),
+    ) -> Result<SearchReport, EngineError> {
+        self.search_among(limits, &[], on_iteration)
+    }
+    /// [`Session::search`] with the root restricted to the moves in `among` (all when empty),
+    /// as UCI `go searchmoves` asks; a move in `among` that is not legal here is an error.
+    fn search_among(
+        &mut self,
+        limits: &Limits,
+        among: &[String],
+        on_iteration: &mut dyn FnMut(&SearchReport),
     ) -> Result<SearchReport, EngineError>;
+    /// The evaluator's static value of the current position, from the side to move.
+    fn static_eval(&self) -> i32;
     /// Runs one algorithm to `depth` (for the node-budget search, `depth` is ignored and the
     /// budget is the alpha-beta node count at `depth`).
     fn run(&self, algorithm: Algorithm, depth: u32) -> Result<SearchReport, EngineError>;
@@ -291,9 +303,10 @@ impl<G: Supported, E: Evaluator<G>> Session for GameSession<G, E> {
         self.searcher.hashfull()
     }
 
-    fn search(
+    fn search_among(
         &mut self,
         limits: &Limits,
+        among: &[String],
         on_iteration: &mut dyn FnMut(&SearchReport),
     ) -> Result<SearchReport, EngineError> {
         self.check_in_progress()?;
@@ -301,8 +314,13 @@ impl<G: Supported, E: Evaluator<G>> Session for GameSession<G, E> {
             return Err(EngineError::ZeroDepth);
         }
         let pos = &self.pos;
-        // The exact-knowledge switch also governs the game's own solver.
-        if self.searcher.config().exact_hook {
+        let among = among
+            .iter()
+            .map(|m| self.pos.parse_move(m))
+            .collect::<Result<Vec<_>, _>>()?;
+        // The exact-knowledge switch also governs the game's own solver, which knows no
+        // restriction of the root.
+        if self.searcher.config().exact_hook && among.is_empty() {
             let start = Instant::now();
             if let Some(q) = pos.quick_solve() {
                 let report = SearchReport {
@@ -317,15 +335,21 @@ impl<G: Supported, E: Evaluator<G>> Session for GameSession<G, E> {
                     },
                     time: start.elapsed(),
                     margin: Some(q.margin),
+                    lines: Vec::new(),
+                    hashfull: 0,
                 };
                 on_iteration(&report);
                 return Ok(report);
             }
         }
-        let r = self.searcher.search(pos, limits, |r| {
+        let r = self.searcher.search_among(pos, limits, &among, |r| {
             on_iteration(&SearchReport::from_report(pos, r))
         });
         Ok(SearchReport::from_report(pos, &r))
+    }
+
+    fn static_eval(&self) -> i32 {
+        self.eval.evaluate(&self.pos)
     }
 
     fn run(&self, algorithm: Algorithm, depth: u32) -> Result<SearchReport, EngineError> {

@@ -238,6 +238,18 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         &mut self,
         pos: &G,
         limits: &Limits,
+        on_iteration: impl FnMut(&Report<G::Move>),
+    ) -> Report<G::Move> {
+        self.search_among(pos, limits, &[], on_iteration)
+    }
+
+    /// [`Searcher::search`] with the root restricted to the legal moves in `among` (all of them
+    /// when it is empty or names none), as UCI `go searchmoves` asks.
+    pub fn search_among(
+        &mut self,
+        pos: &G,
+        limits: &Limits,
+        among: &[G::Move],
         mut on_iteration: impl FnMut(&Report<G::Move>),
     ) -> Report<G::Move> {
         let start = Instant::now();
@@ -250,11 +262,14 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         };
         let threads = self.config.threads.max(1);
         let history = std::mem::take(&mut self.history);
+        let restricted = restriction(pos, among);
         let mut main = Worker::new(pos, self, &shared, limits, start, 0, history.clone());
+        main.restricted.clone_from(&restricted);
         let report = std::thread::scope(|s| {
             let helpers: Vec<_> = (1..threads)
                 .map(|id| {
                     let mut w = Worker::new(pos, self, &shared, limits, start, id, history.clone());
+                    w.restricted.clone_from(&restricted);
                     s.spawn(move || {
                         w.iterate(&mut |_| {});
                         w.stats
@@ -280,6 +295,18 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             ..report
         }
     }
+}
+
+/// The root moves a search restricted to `among` leaves out: none when `among` is empty or
+/// holds no legal move (an empty root would have no answer).
+fn restriction<G: Game>(pos: &G, among: &[G::Move]) -> Vec<G::Move> {
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    if !moves.iter().any(|m| among.contains(m)) {
+        return Vec::new();
+    }
+    moves.retain(|m| !among.contains(m));
+    moves
 }
 
 /// One thread's search.
@@ -309,8 +336,11 @@ struct Worker<'a, G: Game, E: Evaluator<G>> {
     hints: Vec<i32>,
     /// The depth of the iteration under way.
     root_depth: u32,
-    /// Root moves a MultiPV pass leaves out (the lines already found).
+    /// Root moves a MultiPV pass leaves out (the lines already found), and those outside a
+    /// `searchmoves` restriction.
     excluded: Vec<G::Move>,
+    /// Root moves outside the `searchmoves` restriction: what `excluded` holds between passes.
+    restricted: Vec<G::Move>,
 }
 
 /// The depth stored for a subtree solved to the end of the game: usable at any depth.
@@ -353,6 +383,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             hints: Vec::new(),
             root_depth: 0,
             excluded: Vec::new(),
+            restricted: Vec::new(),
         }
     }
 
@@ -374,6 +405,8 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             .max(1);
         let mut root_moves = Vec::new();
         self.pos.generate_moves(&mut root_moves);
+        root_moves.retain(|m| !self.restricted.contains(m));
+        self.excluded.clone_from(&self.restricted);
         let mut best = Report {
             algorithm: if self.config.mtdf { "mtdf" } else { "pvs" },
             value: Score::DRAW,
@@ -383,6 +416,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             stats: Stats::default(),
             time: Duration::ZERO,
             lines: Vec::new(),
+            hashfull: 0,
         };
         if root_moves.is_empty() {
             self.stats.nodes = 1;
@@ -425,6 +459,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             best.stats.nodes += self.shared.helper_nodes.load(Ordering::Relaxed);
             best.time = self.start.elapsed();
             if self.id == 0 {
+                best.hashfull = self.tt.hashfull();
                 on_iteration(&best);
             }
             // Nothing in the iteration depended on the depth limit: the whole tree was seen to
@@ -446,8 +481,8 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
 
     /// Step 1 (MultiPV): after the best line, the next ones, each a full-window search of the
     /// root without the moves already chosen. Returns every line, best first, or nothing for a
-    /// single-line search. The excluded moves are cleared again, so the table and the next
-    /// iteration see the whole root.
+    /// single-line search. The excluded moves are reset to the `searchmoves` restriction, so
+    /// the table and the next iteration see the whole (allowed) root.
     fn more_lines(
         &mut self,
         depth: u32,
@@ -460,7 +495,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         }
         let first = self.pv[0].clone();
         let mut lines = vec![(value, first.clone())];
-        self.excluded = first.first().copied().into_iter().collect();
+        self.excluded.extend(first.first().copied());
         while lines.len() < k {
             let v = self.pvs(depth, 0, -Score::INF, Score::INF, true);
             if self.stopped {
@@ -471,7 +506,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             lines.push((v, line));
             self.excluded.push(mv);
         }
-        self.excluded.clear();
+        self.excluded.clone_from(&self.restricted);
         // The first line's table entry was overwritten by the restricted searches: put the
         // main line back in front for the next iteration's ordering.
         self.pv[0] = first;

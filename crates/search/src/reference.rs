@@ -105,6 +105,7 @@ impl Reference {
             stats: ctx.stats,
             time: start.elapsed(),
             lines: Vec::new(),
+            hashfull: 0,
         }
     }
 }
@@ -480,5 +481,6 @@ pub fn node_budget<G: Game, E: Evaluator<G>>(
         stats: ctx.stats,
         time: start.elapsed(),
         lines: Vec::new(),
+        hashfull: 0,
     }
 }

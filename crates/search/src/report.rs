@@ -50,6 +50,8 @@ pub struct Report<M> {
     /// the last iteration as (value, line), best first; the first is `value` and `pv`. Empty
     /// otherwise.
     pub lines: Vec<(Score, Vec<M>)>,
+    /// Permille of the transposition table in use by this search (0 without one).
+    pub hashfull: u32,
 }
 
 impl<M> Report<M> {
@@ -88,6 +90,7 @@ mod tests {
             },
             time: Duration::from_millis(2),
             lines: Vec::new(),
+            hashfull: 0,
         };
         // 100 nodes in 2 ms is 50,000 nodes per second, not 50.
         assert_eq!(r.nps(), 50_000);

@@ -235,6 +235,78 @@ proptest! {
     }
 }
 
+/// `searchmoves`: restricted to a subset of the root moves (chosen by the bits of `mask`), the
+/// engine returns the best value among them, a move among them, and MultiPV lines only from
+/// them; an empty subset means the whole root.
+fn check_search_among<G: Game, E: Evaluator<G>>(
+    pos: &G,
+    eval: &E,
+    depth: u32,
+    mask: u32,
+    k: usize,
+) -> Result<(), String> {
+    if pos.outcome().is_some() {
+        return Ok(());
+    }
+    let values = root_move_values(pos, eval, depth);
+    let mut among: Vec<G::Move> = values
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| mask >> (i % 32) & 1 == 1)
+        .map(|(_, (m, _))| *m)
+        .collect();
+    if among.is_empty() {
+        among = values.iter().map(|(m, _)| *m).collect();
+    }
+    let want = values
+        .iter()
+        .filter(|(m, _)| among.contains(m))
+        .map(|(_, v)| *v)
+        .max()
+        .expect("a non-empty subset");
+    let config = SearchConfig {
+        multipv: k,
+        ..exact_configs()[0].1.clone()
+    };
+    let mut s = Searcher::new(eval.clone(), config);
+    let r = s.search_among(pos, &Limits::depth(depth), &among, |_| {});
+    let text = pos.to_text();
+    if r.value != want {
+        return Err(format!(
+            "{text} d{depth}: value {:?}, want {want:?}",
+            r.value
+        ));
+    }
+    if !r.best.is_some_and(|m| among.contains(&m)) {
+        return Err(format!("{text}: best {:?} outside {among:?}", r.best));
+    }
+    let expect_lines = if k.min(among.len()) > 1 {
+        k.min(among.len())
+    } else {
+        0
+    };
+    if r.lines.len() != expect_lines || r.lines.iter().any(|l| !among.contains(&l.1[0])) {
+        return Err(format!("{text}: lines {:?} for {among:?}", r.lines));
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 100, ..ProptestConfig::default() })]
+
+    #[test]
+    fn tictactoe_search_among(seed in any::<u64>(), plies in 0usize..6, depth in 1u32..5, mask in any::<u32>(), k in 1usize..4) {
+        let pos: TicTacToe = random_position(seed, plies);
+        prop_assert_eq!(check_search_among(&pos, &OpenLines, depth, mask, k), Ok(()));
+    }
+
+    #[test]
+    fn connect4_search_among(seed in any::<u64>(), plies in 0usize..30, depth in 1u32..5, mask in any::<u32>(), k in 1usize..4) {
+        let pos: Connect4 = random_position(seed, plies);
+        prop_assert_eq!(check_search_among(&pos, &Threats::heuristic_only(), depth, mask, k), Ok(()));
+    }
+}
+
 /// Positions of Pons' easy end-game set, with their exact scores: the engine search with
 /// default options (and with two threads) finds the proven value.
 #[test]

@@ -1,0 +1,623 @@
+//! Transcripts of `duel uci`, run against the real binary: the handshake, searches under each
+//! kind of limit, `stop`/`ponderhit`/`isready` during a search, castling notation, mates and
+//! finished games, the extensions (`go perft`, `d`, `eval`, `bench`), and malformed input that
+//! must leave the engine usable.
+
+use std::io::Write;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use duel_chess::Chess;
+use duel_core::Game;
+
+/// Long enough for any answer on a loaded CI machine; the tests that check that something does
+/// *not* come wait much less.
+const PATIENCE: Duration = Duration::from_secs(60);
+
+/// A running `duel uci` with its output read on a thread.
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// Everything read so far, for failure messages.
+    seen: Vec<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_duel"))
+            .arg("uci")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("duel runs");
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            use std::io::BufRead;
+            for line in std::io::BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines: rx,
+            seen: Vec::new(),
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("input open");
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("input open");
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Reads lines until one satisfies `done`; returns all of them, that one last.
+    fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + PATIENCE;
+        let mut got = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    self.seen.push(line.clone());
+                    let end = done(&line);
+                    got.push(line);
+                    if end {
+                        return got;
+                    }
+                }
+                Err(e) => panic!("no expected line ({e:?}); read so far: {:#?}", self.seen),
+            }
+        }
+    }
+
+    /// The lines of a search, up to and including `bestmove`.
+    fn search(&mut self, go: &str) -> Vec<String> {
+        self.send(go);
+        self.until(|l| l.starts_with("bestmove"))
+    }
+
+    /// Lines that arrive within `wait`, without expecting any.
+    fn quiet_for(&mut self, wait: Duration) -> Vec<String> {
+        let deadline = Instant::now() + wait;
+        let mut got = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    self.seen.push(line.clone());
+                    got.push(line);
+                }
+                Err(RecvTimeoutError::Timeout) => return got,
+                Err(RecvTimeoutError::Disconnected) => return got,
+            }
+        }
+    }
+
+    /// Sends `stop`; the move of the `bestmove` that answers it.
+    fn stop(&mut self) -> String {
+        self.send("stop");
+        let lines = self.until(|l| l.starts_with("bestmove"));
+        bestmove(lines.last().unwrap()).0
+    }
+
+    /// Asserts that no `bestmove` arrives within `wait`.
+    fn no_bestmove_for(&mut self, wait: Duration) {
+        let early = self.quiet_for(wait);
+        assert!(
+            !early.iter().any(|l| l.starts_with("bestmove")),
+            "{early:?}"
+        );
+    }
+
+    fn ready(&mut self) {
+        self.send("isready");
+        self.until(|l| l == "readyok");
+    }
+
+    /// Closes the input and waits for the process; its exit success.
+    fn close(mut self) -> bool {
+        drop(self.stdin.take());
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.success();
+            }
+            assert!(Instant::now() < deadline, "the engine did not exit");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The move of a `bestmove` line, and the ponder move if any.
+fn bestmove(line: &str) -> (String, Option<String>) {
+    let w: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(w[0], "bestmove", "{line}");
+    let ponder = match w.get(2) {
+        Some(&"ponder") => Some(w[3].to_string()),
+        None => None,
+        Some(x) => panic!("unexpected '{x}' in {line}"),
+    };
+    (w[1].to_string(), ponder)
+}
+
+/// The value after `key` in an info line.
+fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let w: Vec<&str> = line.split_whitespace().collect();
+    w.iter()
+        .position(|x| *x == key)
+        .and_then(|i| w.get(i + 1).copied())
+}
+
+/// The position after `moves` from `fen` (empty: the start).
+fn position(fen: &str, moves: &[&str]) -> Chess {
+    let mut pos = if fen.is_empty() {
+        Chess::start()
+    } else {
+        Chess::from_text(fen).unwrap()
+    };
+    for m in moves {
+        let mv = pos.parse_move(m).unwrap();
+        pos.play(mv);
+    }
+    pos
+}
+
+/// Asserts that `line` is a legal line of moves from `pos`.
+fn assert_legal_line(pos: &Chess, line: &[&str]) {
+    let mut p = pos.clone();
+    for m in line {
+        let mv = p
+            .parse_move(m)
+            .unwrap_or_else(|e| panic!("{m} in {line:?}: {e}"));
+        p.play(mv);
+    }
+}
+
+fn infos(lines: &[String]) -> Vec<&String> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info") && !l.starts_with("info string"))
+        .collect()
+}
+
+#[test]
+fn handshake_declares_the_options() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until(|l| l == "uciok");
+    assert!(lines[0].starts_with("id name duel"), "{lines:?}");
+    assert!(lines[1].starts_with("id author "), "{lines:?}");
+    for option in [
+        "option name Hash type spin default 16 min 1 max ",
+        "option name Threads type spin default 1 min 1 max ",
+        "option name MultiPV type spin default 1 min 1 max ",
+        "option name Move Overhead type spin default ",
+        "option name Ponder type check default false",
+        "option name Clear Hash type button",
+        "option name Evaluator type combo default pst var pst var material",
+    ] {
+        assert!(
+            lines.iter().any(|l| l.starts_with(option)),
+            "{option}: {lines:?}"
+        );
+    }
+    e.ready();
+    assert!(e.close());
+}
+
+#[test]
+fn a_depth_search_reports_every_iteration_and_a_legal_move() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until(|l| l == "uciok");
+    e.send("ucinewgame");
+    e.send("position startpos moves e2e4 c7c5 g1f3");
+    let lines = e.search("go depth 6");
+    let pos = position("", &["e2e4", "c7c5", "g1f3"]);
+    let infos = infos(&lines);
+    let depths: Vec<u32> = infos
+        .iter()
+        .map(|l| field(l, "depth").unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(depths, (1..=6).collect::<Vec<_>>(), "{lines:?}");
+    for l in &infos {
+        for key in ["seldepth", "nodes", "nps", "hashfull", "time"] {
+            let v = field(l, key).unwrap_or_else(|| panic!("{key} in {l}"));
+            assert!(v.parse::<u64>().is_ok(), "{key} in {l}");
+        }
+        assert_eq!(field(l, "score"), Some("cp"), "{l}");
+        let pv: Vec<&str> = l.split(" pv ").nth(1).unwrap().split(' ').collect();
+        assert_legal_line(&pos, &pv);
+    }
+    let (mv, ponder) = bestmove(lines.last().unwrap());
+    let last_pv: Vec<&str> = infos
+        .last()
+        .unwrap()
+        .split(" pv ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .collect();
+    assert_eq!(mv, last_pv[0], "the move is the last line's first");
+    if let Some(p) = ponder {
+        assert_eq!(p, last_pv[1]);
+    }
+    assert!(e.close());
+}
+
+#[test]
+fn node_limit_is_deterministic() {
+    let run = || {
+        let mut e = Engine::start();
+        e.send("position startpos moves d2d4 d7d5 c2c4");
+        let lines = e.search("go nodes 20000");
+        let last = infos(&lines).last().unwrap().to_string();
+        let best = lines.last().unwrap().clone();
+        // The time-dependent fields aside, the last iteration and the move are the same.
+        (field(&last, "depth").unwrap().to_string(), best)
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
+fn castling_is_written_king_two_squares_and_read_both_ways() {
+    let mut e = Engine::start();
+    let fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
+    e.send(&format!("position fen {fen}"));
+    e.send("go perft 1");
+    let lines = e.until(|l| l.starts_with("Nodes searched"));
+    let moves: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.contains(": ") && !l.starts_with("Nodes"))
+        .filter_map(|l| l.split(':').next())
+        .collect();
+    assert!(
+        moves.contains(&"e1g1") && moves.contains(&"e1c1"),
+        "{moves:?}"
+    );
+    assert!(
+        !moves.contains(&"e1h1") && !moves.contains(&"e1a1"),
+        "{moves:?}"
+    );
+    // 16 pawn moves, 5 rook moves, 2 king steps and the 2 castlings.
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 25");
+    // King-takes-rook (cozy-chess, Chess960 GUIs) and king-two-squares give the same position.
+    for castle in ["e1h1", "e1g1"] {
+        e.send(&format!("position fen {fen} moves {castle}"));
+        e.send("d");
+        let lines = e.until(|l| l.starts_with("Fen: "));
+        assert_eq!(
+            lines.last().unwrap(),
+            "Fen: r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b kq - 1 1"
+        );
+    }
+    assert!(e.close());
+}
+
+#[test]
+fn perft_extension_matches_the_published_count() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go perft 4");
+    let lines = e.until(|l| l.starts_with("Nodes searched"));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 197281");
+    let divide = lines
+        .iter()
+        .filter(|l| l.contains(": ") && !l.starts_with("Nodes"));
+    assert_eq!(divide.count(), 20);
+    assert!(e.close());
+}
+
+#[test]
+fn mates_are_scored_in_moves_and_found() {
+    let mut e = Engine::start();
+    // White mates in one (Ra8#).
+    e.send("position fen 6k1/5ppp/8/8/8/8/8/R6K w - - 0 1");
+    let lines = e.search("go depth 4");
+    assert_eq!(bestmove(lines.last().unwrap()).0, "a1a8");
+    let last = infos(&lines).last().unwrap().to_string();
+    assert!(last.contains("score mate 1 "), "{last}");
+    // Black to move is mated in one whatever it does (1...Kb8 2.Rh8#).
+    e.send("position fen k7/8/1K6/8/8/8/7R/8 b - - 0 1");
+    let lines = e.search("go depth 4");
+    let last = infos(&lines).last().unwrap().to_string();
+    assert!(last.contains("score mate -1 "), "{last}");
+    // `go mate 2` on a king and rook mate in two (1.Kb6 Kb8 2.Rh8#, among others); no mate
+    // in one exists (Rh8+ Ka7).
+    e.send("position fen k7/8/2K5/8/8/8/8/7R w - - 0 1");
+    let lines = e.search("go mate 2");
+    let last = infos(&lines).last().unwrap().to_string();
+    assert!(last.contains("score mate 2 "), "{last}");
+    assert!(e.close());
+}
+
+#[test]
+fn finished_games_answer_bestmove_none() {
+    let mut e = Engine::start();
+    // Fool's mate: white is checkmated.
+    e.send("position startpos moves f2f3 e7e5 g2g4 d8h4");
+    let lines = e.search("go wtime 1000 btime 1000");
+    assert_eq!(lines.last().unwrap(), "bestmove (none)");
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 0")),
+        "{lines:?}"
+    );
+    // Stalemate: a draw.
+    e.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    let lines = e.search("go depth 3");
+    assert_eq!(lines.last().unwrap(), "bestmove (none)");
+    assert!(lines.iter().any(|l| l.contains("score cp 0")), "{lines:?}");
+    assert!(e.close());
+}
+
+#[test]
+fn infinite_search_answers_only_after_stop() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    e.send("go infinite");
+    e.no_bestmove_for(Duration::from_millis(300));
+    // `isready` is answered during the search, without stopping it.
+    e.send("isready");
+    let lines = e.until(|l| l == "readyok");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    // Commands that need the engine are refused, not queued behind a search that never ends.
+    e.send("go depth 1");
+    e.until(|l| l.starts_with("info string error") && l.contains("stop"));
+    assert_legal_line(&position("", &["e2e4"]), &[&e.stop()]);
+    // Exactly one bestmove, and the engine goes on.
+    e.ready();
+    let answers = e.seen.iter().filter(|l| l.starts_with("bestmove")).count();
+    assert_eq!(answers, 1);
+    let lines = e.search("go depth 2");
+    assert!(lines.last().unwrap().starts_with("bestmove"));
+    assert!(e.close());
+}
+
+#[test]
+fn an_infinite_search_that_ends_by_itself_still_waits_for_stop() {
+    let mut e = Engine::start();
+    // Mate in one is proven at once; the answer must still wait for `stop`.
+    e.send("position fen 6k1/5ppp/8/8/8/8/8/R6K w - - 0 1");
+    e.send("go infinite depth 3");
+    e.no_bestmove_for(Duration::from_millis(300));
+    assert_eq!(e.stop(), "a1a8");
+    assert!(e.close());
+}
+
+#[test]
+fn pondering_waits_for_ponderhit_then_moves() {
+    let mut e = Engine::start();
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go ponder wtime 60000 btime 60000 winc 0 binc 0");
+    e.no_bestmove_for(Duration::from_millis(300));
+    e.send("ponderhit");
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    let (mv, _) = bestmove(lines.last().unwrap());
+    assert_legal_line(&position("", &["e2e4", "e7e5"]), &[&mv]);
+    // A ponder miss: the GUI stops the ponder search and starts the real one.
+    e.send("position startpos moves e2e4 e7e5 g1f3");
+    e.send("go ponder wtime 60000 btime 60000");
+    e.quiet_for(Duration::from_millis(100));
+    e.stop();
+    e.send("position startpos moves e2e4 e7e5 g1f3 b8c6");
+    let lines = e.search("go movetime 200");
+    let (mv, _) = bestmove(lines.last().unwrap());
+    assert_legal_line(&position("", &["e2e4", "e7e5", "g1f3", "b8c6"]), &[&mv]);
+    assert!(e.close());
+}
+
+#[test]
+fn clock_and_movetime_searches_answer() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    for go in [
+        "go movetime 100",
+        "go wtime 500 btime 500 winc 5 binc 5",
+        "go wtime 30000 btime 30000 movestogo 40",
+        // A GUI whose clock is already over still gets a move.
+        "go wtime -20 btime 1000",
+    ] {
+        let lines = e.search(go);
+        let (mv, _) = bestmove(lines.last().unwrap());
+        assert_legal_line(&Chess::start(), &[&mv]);
+    }
+    assert!(e.close());
+}
+
+#[test]
+fn multipv_reports_distinct_lines_best_first() {
+    let mut e = Engine::start();
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos moves e2e4 e7e5");
+    let lines = e.search("go depth 4");
+    let last: Vec<&String> = infos(&lines)
+        .into_iter()
+        .filter(|l| field(l, "depth") == Some("4"))
+        .collect();
+    assert_eq!(last.len(), 3, "{lines:?}");
+    let mut firsts = Vec::new();
+    let mut scores = Vec::new();
+    for (i, l) in last.iter().enumerate() {
+        assert_eq!(field(l, "multipv"), Some((i + 1).to_string().as_str()));
+        firsts.push(l.split(" pv ").nth(1).unwrap().split(' ').next().unwrap());
+        scores.push(field(l, "cp").unwrap().parse::<i32>().unwrap());
+    }
+    firsts.sort();
+    firsts.dedup();
+    assert_eq!(firsts.len(), 3, "{last:?}");
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+    assert!(e.close());
+}
+
+#[test]
+fn searchmoves_restricts_the_root() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    let lines = e.search("go depth 4 searchmoves a2a3 h2h3");
+    let (mv, _) = bestmove(lines.last().unwrap());
+    assert!(mv == "a2a3" || mv == "h2h3", "{mv}");
+    assert!(e.close());
+}
+
+#[test]
+fn options_take_effect() {
+    let mut e = Engine::start();
+    e.send("setoption name Threads value 2");
+    e.send("setoption name Hash value 8");
+    e.send("setoption name Clear Hash");
+    e.send("setoption name move overhead value 50");
+    e.send("setoption name Evaluator value material");
+    e.send("position startpos moves e2e4");
+    e.send("eval");
+    let lines = e.until(|l| l.starts_with("Static evaluation"));
+    assert!(lines.last().unwrap().contains("material"), "{lines:?}");
+    let lines = e.search("go depth 5");
+    let (mv, _) = bestmove(lines.last().unwrap());
+    assert_legal_line(&position("", &["e2e4"]), &[&mv]);
+    assert!(
+        !e.seen.iter().any(|l| l.starts_with("info string")),
+        "{:?}",
+        e.seen
+    );
+    assert!(e.close());
+}
+
+#[test]
+fn malformed_input_is_reported_and_the_engine_stays_usable() {
+    let mut e = Engine::start();
+    let bad = [
+        ("frobnicate", "unknown command"),
+        ("position fen 8/8/8 w - - 0 1", "position"),
+        ("position startpos moves e2e4 e2e4", "position refused"),
+        ("position startpos moves e2e5", "position refused"),
+        ("position sideways", "position"),
+        ("go depth x", "go"),
+        ("setoption name Hash value -1", "Hash"),
+        ("setoption name Hash value 1000000", "Hash"),
+        ("setoption name Threads value two", "Threads"),
+        ("setoption name Ponder value maybe", "Ponder"),
+        ("setoption name Evaluator value oracle", "oracle"),
+        ("setoption name NoSuchOption value 1", "NoSuchOption"),
+        ("setoption value 3", "setoption"),
+        ("bench 99 fast", "bench"),
+    ];
+    e.send("position startpos moves d2d4");
+    for (line, says) in bad {
+        e.send(line);
+        let got = e.until(|l| l.starts_with("info string error"));
+        let err = got.last().unwrap();
+        assert!(err.contains(says), "'{line}' answered '{err}'");
+        if line.starts_with("bench") {
+            e.until(|l| l.starts_with("Nodes/second"));
+        }
+    }
+    e.send_bytes(b"go \xff\xfe depth\n");
+    e.ready();
+    // The refused positions left the last good one in place.
+    e.send("d");
+    let lines = e.until(|l| l.starts_with("Fen: "));
+    assert_eq!(
+        lines.last().unwrap(),
+        "Fen: rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 1"
+    );
+    let lines = e.search("go depth 3");
+    let (mv, _) = bestmove(lines.last().unwrap());
+    assert_legal_line(&position("", &["d2d4"]), &[&mv]);
+    assert!(e.close());
+}
+
+#[test]
+fn bench_prints_the_signature() {
+    let mut e = Engine::start();
+    e.send("bench");
+    let lines = e.until(|l| l.starts_with("Nodes/second"));
+    let nodes = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("Nodes searched  : "))
+        .expect("a node count");
+    assert!(nodes.parse::<u64>().unwrap() > 0);
+    assert!(e.close());
+}
+
+#[test]
+fn quit_and_end_of_input_end_a_running_search() {
+    let mut e = Engine::start();
+    e.send("go infinite");
+    e.quiet_for(Duration::from_millis(100));
+    e.send("quit");
+    assert!(e.close());
+    // End of input during an infinite search: stopped, answered, exited.
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.quiet_for(Duration::from_millis(100));
+    drop(e.stdin.take());
+    let lines = e.until(|l| l.starts_with("bestmove"));
+    assert!(lines.last().unwrap().starts_with("bestmove "));
+    assert!(e.close());
+}
+
+#[test]
+fn a_position_sent_during_a_search_is_used_by_the_next() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.quiet_for(Duration::from_millis(50));
+    e.send("position fen 6k1/5ppp/8/8/8/8/8/R6K w - - 0 1");
+    // The stopped search was on the start position.
+    assert_legal_line(&Chess::start(), &[&e.stop()]);
+    let lines = e.search("go depth 2");
+    assert_eq!(bestmove(lines.last().unwrap()).0, "a1a8");
+    assert!(e.close());
+}
+
+#[test]
+fn a_game_against_itself_on_the_clock() {
+    // Ten moves a side at 1+0.01, the clock kept here: each answer is a legal move, and no
+    // search is refused or silent.
+    let mut e = Engine::start();
+    e.send("ucinewgame");
+    let mut moves: Vec<String> = Vec::new();
+    let mut pos = Chess::start();
+    for _ in 0..20 {
+        if pos.outcome().is_some() {
+            break;
+        }
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        let lines = e.search("go wtime 1000 btime 1000 winc 10 binc 10");
+        let (mv, _) = bestmove(lines.last().unwrap());
+        let m = pos
+            .parse_move(&mv)
+            .unwrap_or_else(|err| panic!("{mv}: {err}"));
+        pos.play(m);
+        moves.push(mv);
+    }
+    assert!(!e.seen.iter().any(|l| l.starts_with("info string")));
+    assert!(e.close());
+}

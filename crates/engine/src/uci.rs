@@ -1,0 +1,627 @@
+//! The UCI protocol loop: typed commands from [`duel_protocol::uci`] in, typed replies out, the
+//! search on its own thread so that `stop`, `ponderhit` and `isready` are answered while it runs.
+//!
+//! The loop works on a [`Session`], so it knows no game: chess is what GUIs load it for, and the
+//! same loop serves any game whose moves and positions are text (`d`, `go perft` and `bench`
+//! included).
+//!
+//! Threads: one reads the input ([`crate::io::lines`]); the loop handles the lines in order;
+//! `go` moves the session to a worker thread, which sends the `info` lines and the `bestmove`
+//! and hands the session back. While the worker runs, `stop`, `ponderhit`, `isready`, `debug`,
+//! `position` and `quit` are handled at once; a command that needs the session waits for a
+//! search that will end by itself, and is refused (with `info string`) during one that only
+//! `stop` ends (`go infinite`, pondering), where waiting would hang the GUI.
+//!
+//! Time: with a clock, [`crate::timeman::budget`] gives a soft limit (no iteration starts after
+//! it) and a hard one (the search stops there). Pondering has neither until `ponderhit`; from
+//! then the time since `go` counts, as it does in Stockfish, so a long ponder makes the move
+//! come sooner, never later.
+
+use std::io::{Read, Write};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use duel_core::Side;
+use duel_protocol::uci::{
+    parse, Command, Go, Info, OptionKind, ParseError, Position, Reply, Score as UciScore, Start,
+};
+
+use crate::io::{lines, output, send, Out};
+use crate::timeman::{budget, Budget, Clock};
+use crate::{evaluators, open, EngineError, Limits, Score, SearchReport, Session};
+
+/// Settings of the loop.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UciOptions {
+    /// The engine's name, as `id name` tells the GUI.
+    pub name: String,
+    /// The game (its canonical name, see [`crate::game_name`]).
+    pub game: &'static str,
+}
+
+impl Default for UciOptions {
+    fn default() -> Self {
+        UciOptions {
+            name: format!("duel {}", env!("CARGO_PKG_VERSION")),
+            game: "chess",
+        }
+    }
+}
+
+/// Option limits. The table's upper bound stays well inside this kind of machine: an allocation
+/// the system refuses would abort the engine, not return an error.
+const HASH_DEFAULT: i64 = 16;
+const HASH_MAX: i64 = 16_384;
+const THREADS_MAX: i64 = 64;
+const MULTIPV_MAX: i64 = 256;
+const OVERHEAD_DEFAULT: i64 = 10;
+const OVERHEAD_MAX: i64 = 5_000;
+
+/// The score as UCI writes it: centipawns, or mate in moves (negative when mated).
+fn uci_score(v: Score) -> UciScore {
+    match v.plies_to_end() {
+        Some(p) if v.is_win() => UciScore::Mate((p + 1) / 2),
+        Some(p) => UciScore::Mate(-(p / 2)),
+        None => UciScore::Cp(v.0),
+    }
+}
+
+/// The `info` lines of one iteration: one per principal variation.
+fn info_lines(r: &SearchReport) -> Vec<Info> {
+    let single = [(r.value, r.pv.clone())];
+    let lines = if r.lines.is_empty() {
+        &single[..]
+    } else {
+        &r.lines[..]
+    };
+    let time = r.time.as_millis() as u64;
+    lines
+        .iter()
+        .enumerate()
+        .map(|(i, (value, pv))| Info {
+            depth: Some(r.depth),
+            seldepth: Some(r.stats.seldepth.max(r.depth)),
+            multipv: Some(i as u32 + 1),
+            score: Some(uci_score(*value)),
+            bound: None,
+            nodes: Some(r.stats.nodes),
+            nps: Some(r.nps()),
+            hashfull: Some(r.hashfull),
+            time: Some(time),
+            currmove: None,
+            currmovenumber: None,
+            pv: pv.clone(),
+        })
+        .collect()
+}
+
+/// What the loop and the worker thread of one `go` share.
+struct Control {
+    /// The session's stop flag.
+    stop: Arc<AtomicBool>,
+    /// Set by `stop` and `quit` (and by the limits after `ponderhit`): unlike the session's flag,
+    /// which each search clears when it starts, it stays set, so the worker's wait for it cannot
+    /// miss it.
+    stopped: AtomicBool,
+    /// Pondering, until `ponderhit`.
+    pondering: AtomicBool,
+    /// `go infinite`: the `bestmove` waits for `stop` even when the search ends by itself.
+    infinite: bool,
+    /// When `go` arrived: the clock's reference, for the limits and for `ponderhit`.
+    start: Instant,
+    /// The time budget, when a clock was sent.
+    budget: Option<Budget>,
+    /// `go mate N`: stop once a mate in N moves or fewer is proven.
+    mate: Option<u32>,
+    /// Number of this search, so that a timer left from a finished search stops nothing.
+    id: u64,
+}
+
+impl Control {
+    fn halt(&self) {
+        self.stopped.store(true, Ordering::Relaxed);
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// After each iteration: stop when the soft limit has passed or the mate asked for is found.
+    fn after_iteration(&self, r: &SearchReport) {
+        let pondering = self.pondering.load(Ordering::Relaxed);
+        if let Some(b) = self.budget {
+            if !pondering && self.start.elapsed() >= b.soft {
+                self.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if let (Some(n), UciScore::Mate(m)) = (self.mate, uci_score(r.value)) {
+            if m > 0 && m as u32 <= n && !self.infinite && !pondering {
+                self.stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Whether UCI forbids answering yet: infinite mode before `stop`, pondering before
+    /// `ponderhit` or `stop`.
+    fn must_wait(&self) -> bool {
+        (self.infinite || self.pondering.load(Ordering::Relaxed))
+            && !self.stopped.load(Ordering::Relaxed)
+    }
+}
+
+/// A search under way.
+struct Running {
+    handle: JoinHandle<Box<dyn Session>>,
+    control: Arc<Control>,
+}
+
+/// The loop's state.
+struct Uci {
+    opts: UciOptions,
+    out: Out,
+    /// The session, here while no search runs.
+    session: Option<Box<dyn Session>>,
+    running: Option<Running>,
+    /// A `position` received while a search ran, applied once the session is back.
+    pending: Option<Position>,
+    overhead: Duration,
+    debug: bool,
+    searches: Arc<AtomicU64>,
+}
+
+impl Uci {
+    fn new(opts: UciOptions, out: Out) -> Result<Self, EngineError> {
+        let session = open(opts.game, None)?;
+        Ok(Uci {
+            opts,
+            out,
+            session: Some(session),
+            running: None,
+            pending: None,
+            overhead: Duration::from_millis(OVERHEAD_DEFAULT as u64),
+            debug: false,
+            searches: Arc::new(AtomicU64::new(0)),
+        })
+    }
+
+    fn error(&self, message: impl std::fmt::Display) {
+        send(&self.out, Reply::InfoString(format!("error: {message}")));
+    }
+
+    fn debug(&self, message: impl std::fmt::Display) {
+        if self.debug {
+            send(&self.out, Reply::InfoString(message.to_string()));
+        }
+    }
+
+    /// Whether a search runs that only `stop` (or `ponderhit`) can end.
+    fn endless(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|r| r.control.infinite || r.control.pondering.load(Ordering::Relaxed))
+    }
+
+    /// Ends the running search (stopping it first when `interrupt`) and takes the session back,
+    /// with any pending position applied.
+    fn finish(&mut self, interrupt: bool) {
+        if let Some(r) = self.running.take() {
+            if interrupt {
+                // The search clears the session's flag when it starts: set it until the worker
+                // is done, so a `stop` sent just after `go` is not lost.
+                while !r.handle.is_finished() {
+                    r.control.halt();
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            }
+            match r.handle.join() {
+                Ok(session) => self.session = Some(session),
+                Err(_) => {
+                    self.error("the search thread failed; the engine was reset");
+                    match open(self.opts.game, None) {
+                        Ok(s) => self.session = Some(s),
+                        Err(e) => self.error(e),
+                    }
+                }
+            }
+        }
+        if let Some(p) = self.pending.take() {
+            self.set_position(&p);
+        }
+    }
+
+    /// The session, once any search that ends by itself has ended; None (with an error said)
+    /// while one that only `stop` ends runs.
+    fn session(&mut self, command: &str) -> Option<&mut Box<dyn Session>> {
+        if self.endless() {
+            self.error(format!(
+                "'{command}' ignored: a search is running; send stop first"
+            ));
+            return None;
+        }
+        self.finish(false);
+        self.session.as_mut()
+    }
+
+    fn set_position(&mut self, p: &Position) {
+        let Some(session) = self.session.as_mut() else {
+            self.pending = Some(p.clone());
+            return;
+        };
+        let text = match &p.start {
+            Start::StartPos => "",
+            Start::Fen(f) => f.as_str(),
+        };
+        let moves: Vec<&str> = p.moves.iter().map(String::as_str).collect();
+        if let Err(e) = session.set_position(text, &moves) {
+            // The position stays as it was: searching one the GUI did not mean is worse.
+            self.error(format!(
+                "position refused ({e}); the previous position is kept"
+            ));
+        }
+    }
+
+    fn options(&self) -> Vec<Reply> {
+        let spin = |name: &str, default: i64, min: i64, max: i64| Reply::Option {
+            name: name.into(),
+            kind: OptionKind::Spin { default, min, max },
+        };
+        let evals = evaluators(self.opts.game).unwrap_or(&[]);
+        vec![
+            spin("Hash", HASH_DEFAULT, 1, HASH_MAX),
+            spin("Threads", 1, 1, THREADS_MAX),
+            spin("MultiPV", 1, 1, MULTIPV_MAX),
+            spin("Move Overhead", OVERHEAD_DEFAULT, 0, OVERHEAD_MAX),
+            Reply::Option {
+                name: "Ponder".into(),
+                kind: OptionKind::Check { default: false },
+            },
+            Reply::Option {
+                name: "Clear Hash".into(),
+                kind: OptionKind::Button,
+            },
+            Reply::Option {
+                name: "Evaluator".into(),
+                kind: OptionKind::Combo {
+                    default: evals.first().unwrap_or(&"").to_string(),
+                    vars: evals.iter().map(|e| e.to_string()).collect(),
+                },
+            },
+        ]
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let key = name.to_ascii_lowercase();
+        let spin = |min: i64, max: i64| -> Result<i64, String> {
+            let v = value.unwrap_or("").trim();
+            match v.parse::<i64>() {
+                Ok(n) if (min..=max).contains(&n) => Ok(n),
+                _ => Err(format!(
+                    "option '{name}' takes an integer from {min} to {max}, not '{v}'"
+                )),
+            }
+        };
+        let result: Result<(), String> = match key.as_str() {
+            "hash" => spin(1, HASH_MAX).map(|n| {
+                self.with_config(|c| c.tt_mb = n as usize);
+            }),
+            "threads" => spin(1, THREADS_MAX).map(|n| {
+                self.with_config(|c| c.threads = n as usize);
+            }),
+            "multipv" => spin(1, MULTIPV_MAX).map(|n| {
+                self.with_config(|c| c.multipv = n as usize);
+            }),
+            "move overhead" => spin(0, OVERHEAD_MAX).map(|n| {
+                self.overhead = Duration::from_millis(n as u64);
+            }),
+            "ponder" => match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+                // Only a hint that the GUI may send `go ponder`; nothing to set.
+                Some("true") | Some("false") => Ok(()),
+                v => Err(format!(
+                    "option 'Ponder' takes true or false, not '{}'",
+                    v.unwrap_or("")
+                )),
+            },
+            "clear hash" => {
+                if let Some(s) = self.session.as_mut() {
+                    s.new_game();
+                }
+                Ok(())
+            }
+            "evaluator" => self.set_evaluator(value.unwrap_or("")),
+            _ => Err(format!("no such option '{name}'")),
+        };
+        if let Err(e) = result {
+            self.error(e);
+        }
+    }
+
+    fn with_config(&mut self, change: impl FnOnce(&mut crate::SearchConfig)) {
+        if let Some(s) = self.session.as_mut() {
+            let mut c = s.config().clone();
+            change(&mut c);
+            s.set_config(c);
+        }
+    }
+
+    /// A new session with another evaluator, keeping the options and the position.
+    fn set_evaluator(&mut self, name: &str) -> Result<(), String> {
+        let Some(old) = self.session.as_ref() else {
+            return Ok(());
+        };
+        let mut fresh = open(self.opts.game, Some(name)).map_err(|e| e.to_string())?;
+        fresh.set_config(old.config().clone());
+        fresh
+            .set_position(&old.position(), &[])
+            .map_err(|e| e.to_string())?;
+        self.session = Some(fresh);
+        Ok(())
+    }
+
+    /// Handles one command; false ends the session.
+    fn handle(&mut self, cmd: Command) -> bool {
+        match cmd {
+            Command::Uci => {
+                send(&self.out, Reply::IdName(self.opts.name.clone()));
+                send(&self.out, Reply::IdAuthor("the duel developers".into()));
+                for o in self.options() {
+                    send(&self.out, o);
+                }
+                send(&self.out, Reply::UciOk);
+            }
+            Command::Debug(on) => self.debug = on,
+            Command::IsReady => send(&self.out, Reply::ReadyOk),
+            Command::Register => {}
+            Command::Stop => self.finish(true),
+            Command::PonderHit => self.ponderhit(),
+            Command::Quit => {
+                self.finish(true);
+                return false;
+            }
+            Command::Position(p) => {
+                if self.running.is_some() {
+                    self.pending = Some(p);
+                } else {
+                    self.set_position(&p);
+                }
+            }
+            Command::UciNewGame => {
+                if let Some(s) = self.session("ucinewgame") {
+                    s.new_game();
+                }
+            }
+            Command::SetOption { name, value } => {
+                if self.session("setoption").is_some() {
+                    self.set_option(&name, value.as_deref());
+                }
+            }
+            Command::Go(go) => self.go(go),
+            Command::Bench(args) => self.bench(&args),
+            Command::Display => {
+                let out = Arc::clone(&self.out);
+                if let Some(s) = self.session("d") {
+                    let text = format!("{}\nFen: {}", s.diagram().trim_end(), s.position());
+                    send(&out, text);
+                }
+            }
+            Command::Eval => {
+                let out = Arc::clone(&self.out);
+                if let Some(s) = self.session("eval") {
+                    let side = s.side_name(s.side_to_move());
+                    let text = format!(
+                        "Static evaluation: {} ({} evaluator, from {side}'s side)",
+                        s.static_eval(),
+                        s.evaluator()
+                    );
+                    send(&out, text);
+                }
+            }
+        }
+        true
+    }
+
+    fn ponderhit(&mut self) {
+        let Some(r) = &self.running else { return };
+        let c = Arc::clone(&r.control);
+        if !c.pondering.swap(false, Ordering::Relaxed) {
+            return;
+        }
+        let Some(b) = c.budget else { return };
+        // The time since `go` counts: past the soft limit already, move now.
+        let elapsed = c.start.elapsed();
+        if elapsed >= b.soft {
+            c.halt();
+            return;
+        }
+        let searches = Arc::clone(&self.searches);
+        std::thread::spawn(move || {
+            std::thread::sleep(b.hard.saturating_sub(elapsed));
+            if searches.load(Ordering::Relaxed) == c.id {
+                c.halt();
+            }
+        });
+    }
+
+    fn bench(&mut self, args: &str) {
+        if !args.is_empty() {
+            self.error(format!(
+                "bench takes no arguments ('{args}' ignored): it searches fixed positions to a fixed depth"
+            ));
+        }
+        let out = Arc::clone(&self.out);
+        let Some(s) = self.session("bench") else {
+            return;
+        };
+        let r = s.bench();
+        for e in &r.entries {
+            send(
+                &out,
+                format!(
+                    "{} nodes {} time {} ms: {}",
+                    e.report.best.as_deref().unwrap_or("-"),
+                    e.report.stats.nodes,
+                    e.report.time.as_millis(),
+                    e.position
+                ),
+            );
+        }
+        send(&out, format!("Total time (ms) : {}", r.time().as_millis()));
+        send(&out, format!("Nodes searched  : {}", r.nodes()));
+        send(&out, format!("Nodes/second    : {}", r.nps()));
+    }
+
+    fn perft(&mut self, depth: u32) {
+        let out = Arc::clone(&self.out);
+        let Some(s) = self.session("go perft") else {
+            return;
+        };
+        if depth == 0 {
+            send(&out, "\nNodes searched: 1");
+            return;
+        }
+        let divide = s.perft_divide(depth);
+        for (mv, n) in &divide {
+            send(&out, format!("{mv}: {n}"));
+        }
+        let total: u64 = divide.iter().map(|(_, n)| n).sum();
+        send(&out, format!("\nNodes searched: {total}"));
+    }
+
+    fn go(&mut self, go: Go) {
+        if let Some(depth) = go.perft {
+            self.perft(depth);
+            return;
+        }
+        if self.running.is_some() && self.endless() {
+            self.error("'go' ignored: a search is running; send stop first");
+            return;
+        }
+        self.finish(false);
+        let Some(mut session) = self.session.take() else {
+            return;
+        };
+        let first = session.side_to_move() == Side::First;
+        let mut limits = Limits {
+            depth: go.depth,
+            nodes: go.nodes,
+            time: None,
+        };
+        if let Some(t) = go.movetime {
+            let t = Duration::from_millis(t.max(0) as u64);
+            limits.time = Some(
+                t.saturating_sub(self.overhead)
+                    .max(Duration::from_millis(1)),
+            );
+        }
+        let mut plan = None;
+        if !go.infinite && limits.time.is_none() {
+            if let Some((left, inc)) = go.clock(first) {
+                let clock = Clock {
+                    left: Duration::from_millis(left.max(0) as u64),
+                    increment: Duration::from_millis(inc.max(0) as u64),
+                    moves_to_go: go.movestogo.filter(|&n| n > 0),
+                };
+                let mut b = budget(&clock, self.overhead);
+                // A forced move needs no thought: one iteration, for a move to ponder on.
+                if session.legal_moves().len() == 1 {
+                    b.soft = Duration::ZERO;
+                }
+                self.debug(format!(
+                    "time: soft {} ms, hard {} ms",
+                    b.soft.as_millis(),
+                    b.hard.as_millis()
+                ));
+                plan = Some(b);
+                if !go.ponder {
+                    limits.time = Some(b.hard);
+                }
+            }
+        }
+        let id = self.searches.fetch_add(1, Ordering::Relaxed) + 1;
+        let control = Arc::new(Control {
+            stop: session.stop_flag(),
+            stopped: AtomicBool::new(false),
+            pondering: AtomicBool::new(go.ponder),
+            infinite: go.infinite,
+            start: Instant::now(),
+            budget: plan,
+            mate: go.mate,
+            id,
+        });
+        let c = Arc::clone(&control);
+        let out = Arc::clone(&self.out);
+        let among = go.searchmoves.clone();
+        let handle = std::thread::spawn(move || {
+            let result = session.search_among(&limits, &among, &mut |r| {
+                for info in info_lines(r) {
+                    send(&out, Reply::Info(info));
+                }
+                c.after_iteration(r);
+            });
+            let (mv, ponder) = match result {
+                Ok(r) => (r.best.clone(), r.pv.get(1).cloned()),
+                Err(EngineError::GameOver(o)) => {
+                    let score = match o {
+                        duel_core::Outcome::Draw => UciScore::Cp(0),
+                        _ => UciScore::Mate(0),
+                    };
+                    let info = Info {
+                        depth: Some(0),
+                        score: Some(score),
+                        ..Info::default()
+                    };
+                    send(&out, Reply::Info(info));
+                    (None, None)
+                }
+                Err(e) => {
+                    send(&out, Reply::InfoString(format!("error: go refused ({e})")));
+                    (None, None)
+                }
+            };
+            while c.must_wait() {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            send(&out, Reply::BestMove { mv, ponder });
+            session
+        });
+        self.running = Some(Running { handle, control });
+    }
+}
+
+/// Runs the UCI protocol on `input` and `output` until `quit` or the end of the input.
+pub fn run(
+    input: impl Read + Send + 'static,
+    output_stream: impl Write + Send + 'static,
+    opts: UciOptions,
+) -> Result<(), EngineError> {
+    let out = output(output_stream);
+    let mut uci = Uci::new(opts, Arc::clone(&out))?;
+    for line in lines(input) {
+        match parse(&line) {
+            Ok(cmd) => {
+                if !uci.handle(cmd) {
+                    return Ok(());
+                }
+            }
+            Err(ParseError::Empty) => {}
+            Err(e) => uci.error(e),
+        }
+    }
+    // End of input: a search that ends by itself finishes its answer; one that only `stop`
+    // ends is stopped, since no `stop` can come any more.
+    let endless = uci.endless();
+    uci.finish(endless);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_in_uci_units() {
+        assert_eq!(uci_score(Score(37)), UciScore::Cp(37));
+        assert_eq!(uci_score(Score::win_in(1)), UciScore::Mate(1));
+        assert_eq!(uci_score(Score::win_in(3)), UciScore::Mate(2));
+        assert_eq!(uci_score(Score::loss_in(2)), UciScore::Mate(-1));
+        assert_eq!(uci_score(Score::loss_in(0)), UciScore::Mate(0));
+    }
+}

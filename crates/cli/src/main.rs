@@ -5,6 +5,7 @@
 
 mod args;
 mod commands;
+mod matches;
 mod play;
 mod show;
 
@@ -80,6 +81,9 @@ enum Command {
         #[arg(long, value_name = "MB", default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=65536))]
         hash: u64,
     },
+    /// Play a chess match between duel (or any engine) and a UCI or xboard engine: balanced
+    /// openings, colours alternated, clocks kept, PGN saved, Elo with its 95% interval.
+    Match(matches::MatchArgs),
     /// Speak the UCI protocol on standard input and output, for chess GUIs and tournament
     /// managers (Cute Chess, Arena, Banksia, python-chess, ...).
     Uci {
@@ -108,6 +112,7 @@ fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Bench { game } => commands::bench(game.as_deref(), out),
         Command::Compare(a) => commands::compare(&a, out),
         Command::Tree(a) => commands::tree(&a, out),
+        Command::Match(a) => matches::play_match(&a, out),
         Command::Nboard { .. } | Command::Uci { .. } => {
             unreachable!("main runs the protocol loops itself")
         }

@@ -1,5 +1,6 @@
-//! Matches between UCI chess engines, as a tournament manager plays them: each engine a child
-//! process spoken to over UCI, clocks kept here (a move that comes after the flag falls loses),
+//! Matches between chess engines, as a tournament manager plays them: each engine a child
+//! process spoken to over UCI or the xboard protocol (CECP, for Fairy-Max, Phalanx, Sjeng and
+//! the other engines that predate UCI), clocks kept here (a move that comes after the flag falls loses),
 //! the rules judged here (an illegal move loses; mate, stalemate, repetition, the fifty-move
 //! rule and dead positions end the game), openings played from a list with colours alternated,
 //! every game kept as PGN, and the score as an Elo difference with its 95% interval.
@@ -12,13 +13,51 @@ use std::time::{Duration, Instant};
 use duel_chess::{Chess, Move};
 use duel_core::{Game, Outcome, Side};
 
+/// The protocol an engine speaks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Protocol {
+    /// UCI: the position and the clocks are sent with every move.
+    #[default]
+    Uci,
+    /// xboard/CECP version 2: the engine keeps the game itself; moves are sent in force mode
+    /// and `go` makes it move for the side to move.
+    Xboard,
+}
+
+impl Protocol {
+    /// `uci` or `xboard` (also `cecp`, `winboard`).
+    pub fn parse(text: &str) -> Result<Protocol, String> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "uci" => Ok(Protocol::Uci),
+            "xboard" | "cecp" | "winboard" => Ok(Protocol::Xboard),
+            other => Err(format!(
+                "unknown engine protocol '{other}': expected uci or xboard"
+            )),
+        }
+    }
+}
+
 /// How to start an engine and what to tell it first.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EngineSpec {
     /// The program and its arguments.
     pub command: Vec<String>,
-    /// `setoption` pairs sent after `uci`.
+    /// Options sent after the handshake: `setoption name K value V` in UCI, `option K=V` in
+    /// xboard.
     pub options: Vec<(String, String)>,
+    /// The protocol it speaks.
+    pub protocol: Protocol,
+}
+
+/// What an engine answered when asked to move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Answer {
+    /// A move, as text.
+    Move(String),
+    /// xboard `resign`.
+    Resign,
+    /// Nothing before the flag fell.
+    Late,
 }
 
 /// A time control: base time and increment per move.
@@ -72,7 +111,18 @@ struct Engine {
     child: Child,
     input: ChildStdin,
     lines: Receiver<String>,
+    protocol: Protocol,
+    /// xboard: moves go as `usermove M` rather than bare.
+    usermove: bool,
+    /// xboard: `ping N` is answered by `pong N` (the xboard `isready`).
+    ping: bool,
+    /// xboard: how many moves of the game the engine already has.
+    synced: usize,
 }
+
+/// How long an xboard engine that never says `feature done=1` (protocol version 1) is given
+/// to declare its features.
+const FEATURE_WAIT: Duration = Duration::from_secs(2);
 
 /// How long an engine may take to answer `uci` and `isready`.
 const HANDSHAKE: Duration = Duration::from_secs(20);
@@ -106,7 +156,15 @@ impl Engine {
             child,
             input,
             lines,
+            protocol: spec.protocol,
+            usermove: false,
+            ping: false,
+            synced: 0,
         };
+        if spec.protocol == Protocol::Xboard {
+            e.xboard_handshake(spec)?;
+            return Ok(e);
+        }
         e.send("uci")?;
         e.wait_for(|l| {
             if let Some(n) = l.strip_prefix("id name ") {
@@ -127,6 +185,157 @@ impl Engine {
         }
         e.ready()?;
         Ok(e)
+    }
+
+    /// `xboard`, `protover 2`, then the features until `done=1` (or a pause, for version 1
+    /// engines), then the options.
+    fn xboard_handshake(&mut self, spec: &EngineSpec) -> Result<(), String> {
+        self.send("xboard")?;
+        self.send("protover 2")?;
+        let deadline = Instant::now() + FEATURE_WAIT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) => {
+                    let Some(features) = l.trim().strip_prefix("feature ") else {
+                        continue;
+                    };
+                    let mut done = false;
+                    for (k, v) in xboard_features(features) {
+                        match k.as_str() {
+                            "myname" => self.name = v.clone(),
+                            "usermove" => self.usermove = v == "1",
+                            "ping" => self.ping = v == "1",
+                            "done" => done = v == "1",
+                            _ => {}
+                        }
+                        // Accepting is only a courtesy: engines work without it.
+                        if k != "done" {
+                            self.send(&format!("accepted {k}"))?;
+                        }
+                    }
+                    if done {
+                        break;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => break,
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(format!("{}: the engine exited", self.name))
+                }
+            }
+        }
+        for (k, v) in &spec.options {
+            self.send(&format!("option {k}={v}"))?;
+        }
+        Ok(())
+    }
+
+    /// Before a game: a fresh game in the engine, no pondering, the time control.
+    fn new_game(&mut self, tc: TimeControl) -> Result<(), String> {
+        match self.protocol {
+            Protocol::Uci => {
+                self.send("ucinewgame")?;
+                self.ready()
+            }
+            Protocol::Xboard => {
+                self.synced = 0;
+                for line in [
+                    "new".to_string(),
+                    "force".to_string(),
+                    "easy".to_string(),
+                    "post".to_string(),
+                    xboard_level(tc),
+                ] {
+                    self.send(&line)?;
+                }
+                self.ready()
+            }
+        }
+    }
+
+    /// Asks for a move at `moves` (UCI text from the start), with the clocks (white, black)
+    /// and the mover's flag falling at `deadline`.
+    fn think(
+        &mut self,
+        moves: &[String],
+        clocks: [Duration; 2],
+        tc: TimeControl,
+        deadline: Instant,
+    ) -> Result<Answer, String> {
+        let white_to_move = moves.len().is_multiple_of(2);
+        match self.protocol {
+            Protocol::Uci => {
+                let position = if moves.is_empty() {
+                    "position startpos".to_string()
+                } else {
+                    format!("position startpos moves {}", moves.join(" "))
+                };
+                self.send(&position)?;
+                self.send(&format!(
+                    "go wtime {} btime {} winc {} binc {}",
+                    clocks[0].as_millis(),
+                    clocks[1].as_millis(),
+                    tc.increment.as_millis(),
+                    tc.increment.as_millis()
+                ))?;
+            }
+            Protocol::Xboard => {
+                self.send("force")?;
+                for m in &moves[self.synced.min(moves.len())..] {
+                    let line = if self.usermove {
+                        format!("usermove {m}")
+                    } else {
+                        m.clone()
+                    };
+                    self.send(&line)?;
+                }
+                let (own, other) = if white_to_move {
+                    (clocks[0], clocks[1])
+                } else {
+                    (clocks[1], clocks[0])
+                };
+                // Centiseconds.
+                self.send(&format!("time {}", own.as_millis() / 10))?;
+                self.send(&format!("otim {}", other.as_millis() / 10))?;
+                self.send("go")?;
+                // It now has every move and will add its own.
+                self.synced = moves.len() + 1;
+            }
+        }
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) => {
+                    let mut words = l.split_whitespace();
+                    match (self.protocol, words.next()) {
+                        (Protocol::Uci, Some("bestmove")) => {
+                            let mv = words.next().unwrap_or("(none)");
+                            return Ok(Answer::Move(mv.to_string()));
+                        }
+                        (Protocol::Xboard, Some("move")) => {
+                            let mv = words.next().unwrap_or("");
+                            return Ok(Answer::Move(mv.to_string()));
+                        }
+                        (Protocol::Xboard, Some("resign")) => return Ok(Answer::Resign),
+                        _ => {}
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => return Ok(Answer::Late),
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(format!("{}: the engine exited during a search", self.name))
+                }
+            }
+        }
+    }
+
+    /// After a late answer: stop the engine so that its move does not arrive in the next game.
+    fn interrupt(&mut self) {
+        let stop = match self.protocol {
+            Protocol::Uci => "stop",
+            Protocol::Xboard => "force",
+        };
+        let _ = self.send(stop);
+        let _ = self.ready();
     }
 
     fn send(&mut self, line: &str) -> Result<(), String> {
@@ -161,37 +370,56 @@ impl Engine {
     }
 
     fn ready(&mut self) -> Result<(), String> {
-        self.send("isready")?;
-        self.wait_for(|l| (l.trim() == "readyok").then_some(None))
-            .map(|_| ())
-    }
-
-    /// Sends the position and the clocks, then waits for `bestmove` until `deadline`.
-    /// Returns the move text, or None if the deadline passed first.
-    fn think(
-        &mut self,
-        position: &str,
-        go: &str,
-        deadline: Instant,
-    ) -> Result<Option<String>, String> {
-        self.send(position)?;
-        self.send(go)?;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(l) => {
-                    let mut words = l.split_whitespace();
-                    if words.next() == Some("bestmove") {
-                        return Ok(words.next().map(str::to_string));
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => return Ok(None),
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(format!("{}: the engine exited during a search", self.name))
-                }
+        match self.protocol {
+            Protocol::Uci => {
+                self.send("isready")?;
+                self.wait_for(|l| (l.trim() == "readyok").then_some(None))
+                    .map(|_| ())
             }
+            Protocol::Xboard if self.ping => {
+                self.send("ping 1")?;
+                self.wait_for(|l| (l.trim() == "pong 1").then_some(None))
+                    .map(|_| ())
+            }
+            // Without ping there is nothing to wait on; the engine reads its input in order.
+            Protocol::Xboard => Ok(()),
         }
     }
+}
+
+/// The `key=value` pairs of an xboard `feature` line; values may be quoted and hold spaces.
+fn xboard_features(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = text.trim();
+    while let Some(eq) = rest.find('=') {
+        let key = rest[..eq].trim().to_string();
+        let after = &rest[eq + 1..];
+        let (value, next) = if let Some(quoted) = after.strip_prefix('"') {
+            match quoted.find('"') {
+                Some(end) => (&quoted[..end], &quoted[end + 1..]),
+                None => (quoted, ""),
+            }
+        } else {
+            match after.find(char::is_whitespace) {
+                Some(end) => (&after[..end], &after[end..]),
+                None => (after, ""),
+            }
+        };
+        out.push((key, value.to_string()));
+        rest = next.trim_start();
+    }
+    out
+}
+
+/// `level 0 M:SS INC`: sudden death, the base in minutes and seconds, the increment in seconds.
+fn xboard_level(tc: TimeControl) -> String {
+    let secs = tc.base.as_secs_f64().round() as u64;
+    format!(
+        "level 0 {}:{:02} {}",
+        secs / 60,
+        secs % 60,
+        tc.increment.as_secs_f64()
+    )
 }
 
 impl Drop for Engine {
@@ -222,7 +450,8 @@ pub enum GameResult {
 }
 
 impl GameResult {
-    fn pgn(self) -> &'static str {
+    /// As PGN writes it: `1-0`, `0-1`, `1/2-1/2`.
+    pub fn pgn(self) -> &'static str {
         match self {
             GameResult::WhiteWins => "1-0",
             GameResult::BlackWins => "0-1",
@@ -262,10 +491,8 @@ fn play_game(
     date: &str,
 ) -> Result<Played, String> {
     let [white, black] = engines;
-    white.send("ucinewgame")?;
-    white.ready()?;
-    black.send("ucinewgame")?;
-    black.ready()?;
+    white.new_game(tc)?;
+    black.new_game(tc)?;
     let start = Chess::start();
     let mut pos = start.clone();
     let mut moves: Vec<Move> = Vec::new();
@@ -307,33 +534,28 @@ fn play_game(
                 })
                 .collect()
         };
-        let position = if uci_moves.is_empty() {
-            "position startpos".to_string()
-        } else {
-            format!("position startpos moves {}", uci_moves.join(" "))
-        };
-        let go = format!(
-            "go wtime {} btime {} winc {} binc {}",
-            clocks[0].as_millis(),
-            clocks[1].as_millis(),
-            tc.increment.as_millis(),
-            tc.increment.as_millis()
-        );
         let me = side as usize;
         let t0 = Instant::now();
-        let answer = engine.think(&position, &go, t0 + clocks[me])?;
+        let answer = engine.think(&uci_moves, clocks, tc, t0 + clocks[me])?;
         let used = t0.elapsed();
-        let Some(text) = answer.filter(|_| used <= clocks[me]) else {
-            // Stop a late engine so that its bestmove does not arrive during the next game.
-            let _ = engine.send("stop");
-            let _ = engine.ready();
-            break (
-                GameResult::win_for(side.other()),
-                format!("{} lost on time", names[me]),
-            );
+        let text = match answer {
+            Answer::Move(text) if used <= clocks[me] => text,
+            Answer::Resign => {
+                break (
+                    GameResult::win_for(side.other()),
+                    format!("{} resigned", names[me]),
+                )
+            }
+            Answer::Move(_) | Answer::Late => {
+                engine.interrupt();
+                break (
+                    GameResult::win_for(side.other()),
+                    format!("{} lost on time", names[me]),
+                );
+            }
         };
         clocks[me] = clocks[me] - used + tc.increment;
-        match pos.parse_move(&text) {
+        match read_move(&pos, &text) {
             Ok(mv) => {
                 pos.play(mv);
                 moves.push(mv);
@@ -364,6 +586,14 @@ fn play_game(
         reason,
         pgn,
     })
+}
+
+/// A move as an engine wrote it: UCI text (the promotion letter in either case), or SAN, which
+/// xboard engines may send (Phalanx castles as `O-O`).
+fn read_move(pos: &Chess, text: &str) -> Result<Move, duel_core::MoveError> {
+    pos.parse_move(text)
+        .or_else(|e| pos.parse_move(&text.to_ascii_lowercase()).map_err(|_| e))
+        .or_else(|e| pos.parse_san(text).map_err(|_| e))
 }
 
 fn draw_reason(pos: &Chess) -> String {
@@ -469,13 +699,15 @@ pub fn run_match(
     Ok(tally)
 }
 
-/// Openings for a match: `count` distinct move sequences of `plies` random legal moves from
-/// the start (seeded), each kept only if `balanced` accepts the position it reaches (a shallow
-/// search within a small margin, say), so that no game starts decided.
+/// Openings for a match: `count` distinct move sequences of `plies` random moves from the
+/// start (seeded), each move drawn from what `plausible` keeps of the legal moves (all of them
+/// if it keeps none), each sequence kept only if `balanced` accepts the position it reaches (a
+/// shallow search within a small margin, say), so that no game starts decided.
 pub fn random_openings(
     count: usize,
     plies: usize,
     seed: u64,
+    mut plausible: impl FnMut(&Chess, &mut Vec<Move>),
     mut balanced: impl FnMut(&Chess) -> bool,
 ) -> Vec<Vec<String>> {
     let mut rng = duel_core::SplitMix64::new(seed);
@@ -490,6 +722,11 @@ pub fn random_openings(
             pos.generate_moves(&mut moves);
             if moves.is_empty() {
                 break;
+            }
+            let all = moves.clone();
+            plausible(&pos, &mut moves);
+            if moves.is_empty() {
+                moves = all;
             }
             let mv = moves[rng.below(moves.len())];
             line.push(pos.format_move(mv));
@@ -557,9 +794,26 @@ mod tests {
 
     #[test]
     fn openings_are_distinct_legal_and_reproducible() {
-        let a = random_openings(20, 6, 7, |_| true);
+        let a = random_openings(20, 6, 7, |_, _| {}, |_| true);
         assert_eq!(a.len(), 20);
-        assert_eq!(a, random_openings(20, 6, 7, |_| true));
+        assert_eq!(a, random_openings(20, 6, 7, |_, _| {}, |_| true));
+        // Kept to pawn moves, every opening move is a pawn's.
+        let pawns = |pos: &Chess, moves: &mut Vec<Move>| {
+            moves.retain(|m| {
+                pos.board().piece_on(m.from) == Some(duel_chess::cozy_chess::Piece::Pawn)
+            })
+        };
+        for line in random_openings(5, 4, 1, pawns, |_| true) {
+            let mut pos = Chess::start();
+            for m in &line {
+                let mv = pos.parse_move(m).unwrap();
+                assert_eq!(
+                    pos.board().piece_on(mv.from),
+                    Some(duel_chess::cozy_chess::Piece::Pawn)
+                );
+                pos.play(mv);
+            }
+        }
         for line in &a {
             let mut pos = Chess::start();
             for m in line {

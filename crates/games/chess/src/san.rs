@@ -18,7 +18,35 @@ fn letter(p: Piece) -> &'static str {
     }
 }
 
+/// SAN as written loosely: without check marks and annotations, `=` in promotions optional,
+/// castling with zeros or letter O in either case.
+fn normalise_san(text: &str) -> String {
+    let t = text.trim().trim_end_matches(['+', '#', '!', '?']);
+    match t {
+        "O-O" | "0-0" | "o-o" => "O-O".into(),
+        "O-O-O" | "0-0-0" | "o-o-o" => "O-O-O".into(),
+        _ => t.replace('=', ""),
+    }
+}
+
 impl Chess {
+    /// The legal move `text` names in standard algebraic notation (as xboard engines and PGN
+    /// files write moves), also accepting `0-0`, `o-o`, `e8Q` and trailing `+`, `#`, `!`, `?`.
+    pub fn parse_san(&self, text: &str) -> Result<Move, duel_core::MoveError> {
+        let want = normalise_san(text);
+        let mut moves = Vec::new();
+        self.generate_moves(&mut moves);
+        moves
+            .into_iter()
+            .find(|&m| normalise_san(&self.san(m)) == want)
+            .ok_or_else(|| {
+                duel_core::MoveError::illegal(
+                    text,
+                    format!("no legal move is written so in {}", self.to_text()),
+                )
+            })
+    }
+
     /// `mv` (legal here) in standard algebraic notation.
     pub fn san(&self, mv: Move) -> String {
         let board = self.board();

@@ -199,7 +199,14 @@ fn san_matches_win_at_chess() {
                 sans.iter().any(|s| s == want),
                 "{line}: {want} not in {sans:?}"
             );
+            // And SAN reads back to the move it names.
+            let mv = pos.parse_san(want).unwrap();
+            assert_eq!(&pos.san(mv), want, "{line}");
             n += 1;
+        }
+        // Every legal move's SAN reads back to that move.
+        for &m in &moves {
+            assert_eq!(pos.parse_san(&pos.san(m)), Ok(m), "{line}");
         }
         let mut unique = sans.clone();
         unique.sort();
@@ -207,6 +214,23 @@ fn san_matches_win_at_chess() {
         assert_eq!(unique.len(), sans.len(), "{line}");
     }
     assert!(n >= 300, "{n}");
+}
+
+/// Loose SAN as engines and people write it.
+#[test]
+fn san_read_loosely() {
+    let pos = Chess::from_text("1r1n2k1/4P3/8/8/8/8/8/R3K2R w KQ - 0 1").unwrap();
+    let text = |t: &str| pos.format_move(pos.parse_san(t).unwrap());
+    for castle in ["O-O", "0-0", "o-o", "O-O+"] {
+        assert_eq!(text(castle), "e1g1");
+    }
+    assert_eq!(text("0-0-0"), "e1c1");
+    assert_eq!(text("e8=Q+"), "e7e8q");
+    assert_eq!(text("e8N"), "e7e8n");
+    assert_eq!(text("exd8=Q"), "e7d8q");
+    for bad in ["Nf3", "e9", "", "O-O-O-O"] {
+        assert!(pos.parse_san(bad).is_err(), "{bad}");
+    }
 }
 
 #[test]

@@ -1,0 +1,210 @@
+//! `duel match`: a chess match between two engines (duel itself by default as the first), from
+//! balanced random openings with colours alternated, every game saved as PGN, and the score as
+//! an Elo difference with its 95% interval.
+
+use std::io::Write;
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use duel_core::Game;
+use duel_engine::arena::{random_openings, run_match, EngineSpec, Protocol, TimeControl};
+use duel_engine::{Limits, Session};
+
+/// Flags of `duel match`.
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    /// The opponent: its command line (e.g. `stockfish`, or `/usr/games/phalanx -r 0`).
+    #[arg(long, value_name = "CMD")]
+    pub second: String,
+    /// The opponent's protocol: uci or xboard.
+    #[arg(long, value_name = "PROTOCOL", default_value = "uci", value_parser = Protocol::parse)]
+    pub second_protocol: Protocol,
+    /// An option for the opponent, NAME=VALUE (repeatable), e.g. UCI_Elo=2400.
+    #[arg(long = "second-option", value_name = "NAME=VALUE", value_parser = parse_option)]
+    pub second_options: Vec<(String, String)>,
+    /// The first engine's command line (default: this duel, `duel uci`).
+    #[arg(long, value_name = "CMD")]
+    pub first: Option<String>,
+    /// The first engine's protocol: uci or xboard.
+    #[arg(long, value_name = "PROTOCOL", default_value = "uci", value_parser = Protocol::parse)]
+    pub first_protocol: Protocol,
+    /// An option for the first engine, NAME=VALUE (repeatable), e.g. Hash=64.
+    #[arg(long = "first-option", value_name = "NAME=VALUE", value_parser = parse_option)]
+    pub first_options: Vec<(String, String)>,
+    /// Games to play (each opening twice, colours swapped).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub games: u32,
+    /// Time control: base seconds, plus increment seconds per move (`10+0.1`).
+    #[arg(long, default_value = "10+0.1", value_parser = TimeControl::parse)]
+    pub tc: TimeControl,
+    /// Save the games here as PGN (appended to as they finish).
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<std::path::PathBuf>,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Random plies in each opening (then kept only if duel's depth-6 search finds it within
+    /// 50 centipawns of level).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=40))]
+    pub opening_plies: u32,
+}
+
+fn parse_option(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.trim().to_string())),
+        _ => Err(format!("'{text}' is not NAME=VALUE")),
+    }
+}
+
+fn command_line(text: &str, what: &str) -> Result<Vec<String>> {
+    let words: Vec<String> = text.split_whitespace().map(str::to_string).collect();
+    if words.is_empty() {
+        bail!("the {what} engine's command is empty");
+    }
+    Ok(words)
+}
+
+/// How far below the best move an opening move may be.
+const PLAUSIBLE_CP: i32 = 25;
+
+/// Keeps the moves a player might choose: within PLAUSIBLE_CP of the best by a depth-4 search of every
+/// root move, so that openings look like openings rather than random walks.
+fn plausible(session: &mut dyn Session, fen: &str, moves: &mut Vec<duel_chess::Move>) {
+    let Ok(pos) = duel_chess::Chess::from_text(fen) else {
+        return;
+    };
+    let mut config = session.config().clone();
+    let single = config.multipv;
+    config.multipv = moves.len();
+    session.set_config(config.clone());
+    let lines = session
+        .set_position(fen, &[])
+        .ok()
+        .and_then(|()| session.search(&Limits::depth(4), &mut |_| {}).ok())
+        .map(|r| r.lines)
+        .unwrap_or_default();
+    config.multipv = single;
+    session.set_config(config);
+    let Some(best) = lines.first().map(|l| l.0) else {
+        return;
+    };
+    moves.retain(|&m| {
+        let text = pos.format_move(m);
+        lines
+            .iter()
+            .any(|(v, line)| line.first() == Some(&text) && best.0 - v.0 <= PLAUSIBLE_CP)
+    });
+}
+
+/// Whether `pos` is level enough to start a game from: duel's depth-6 search within 50 cp.
+fn balanced(session: &mut dyn Session, fen: &str) -> bool {
+    if session.set_position(fen, &[]).is_err() {
+        return false;
+    }
+    match session.search(&Limits::depth(6), &mut |_| {}) {
+        Ok(r) => !r.value.is_decisive() && r.value.0.abs() <= 50,
+        Err(_) => false,
+    }
+}
+
+/// Runs the match and prints a line per game, then the result.
+pub fn play_match(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
+    let first = match &a.first {
+        Some(cmd) => command_line(cmd, "first")?,
+        None => {
+            let exe = std::env::current_exe().context("cannot find the duel executable")?;
+            vec![exe.to_string_lossy().into_owned(), "uci".into()]
+        }
+    };
+    let first = EngineSpec {
+        command: first,
+        options: a.first_options.clone(),
+        protocol: a.first_protocol,
+    };
+    let second = EngineSpec {
+        command: command_line(&a.second, "second")?,
+        options: a.second_options.clone(),
+        protocol: a.second_protocol,
+    };
+    let count = (a.games as usize).div_ceil(2);
+    let judge = std::cell::RefCell::new(duel_engine::open("chess", None)?);
+    let openings = random_openings(
+        count,
+        a.opening_plies as usize,
+        a.seed,
+        |pos, moves| plausible(judge.borrow_mut().as_mut(), &pos.to_text(), moves),
+        |pos| balanced(judge.borrow_mut().as_mut(), &pos.to_text()),
+    );
+    if openings.is_empty() {
+        bail!("no balanced opening found with seed {}", a.seed);
+    }
+    let mut pgn = match &a.pgn {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .with_context(|| format!("cannot open {}", path.display()))?,
+        ),
+        None => None,
+    };
+    writeln!(
+        out,
+        "{} vs {}: {} games at {}, {} openings of {} plies (seed {})",
+        first.command.join(" "),
+        second.command.join(" "),
+        a.games,
+        a.tc.pgn(),
+        openings.len(),
+        a.opening_plies,
+        a.seed
+    )?;
+    let mut write_error = None;
+    let tally = run_match(
+        &first,
+        &second,
+        a.tc,
+        a.games as usize,
+        &openings,
+        |n, played, t| {
+            let line = format!(
+                "game {n}: {} ({}); first engine {}-{}-{} (W-D-L), {:.1}%",
+                played.result.pgn(),
+                played.reason,
+                t.wins,
+                t.draws,
+                t.losses,
+                100.0 * t.score()
+            );
+            let written = writeln!(out, "{line}").and_then(|()| out.flush());
+            let saved = match pgn.as_mut() {
+                Some(f) => writeln!(f, "{}", played.pgn),
+                None => Ok(()),
+            };
+            if let Err(e) = written.and(saved) {
+                write_error.get_or_insert(e);
+            }
+        },
+    )
+    .map_err(anyhow::Error::msg)?;
+    if let Some(e) = write_error {
+        return Err(e.into());
+    }
+    write!(
+        out,
+        "result: {}-{}-{} (W-D-L) for the first engine, score {:.1}%",
+        tally.wins,
+        tally.draws,
+        tally.losses,
+        100.0 * tally.score()
+    )?;
+    match tally.elo() {
+        Some((elo, low, high)) => {
+            // Rounded to whole Elo, without the "-0" a tiny negative value would print.
+            let [elo, low, high] = [elo, low, high].map(|x| x.round() + 0.0);
+            writeln!(out, ", Elo {elo:+} (95%: {low:+} to {high:+})")?
+        }
+        None => writeln!(out)?,
+    }
+    Ok(())
+}

@@ -1,0 +1,93 @@
+//! `duel match`: a short match against itself (the UCI side of the arena), against an xboard
+//! engine when one is installed, and the refusals of bad flags.
+
+use std::process::Command;
+
+fn duel(args: &[&str]) -> (String, String, bool) {
+    let out = Command::new(env!("CARGO_BIN_EXE_duel"))
+        .args(args)
+        .output()
+        .expect("duel runs");
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.success(),
+    )
+}
+
+/// Runs a two-game match against `second`; checks the report and the PGN file.
+fn two_games(second: &str, protocol: &str) {
+    let dir = std::env::temp_dir().join(format!("duel-match-{}-{protocol}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("games.pgn");
+    let _ = std::fs::remove_file(&pgn);
+    let (out, err, ok) = duel(&[
+        "match",
+        "--second",
+        second,
+        "--second-protocol",
+        protocol,
+        "--games",
+        "2",
+        "--tc",
+        "2+0.05",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert!(ok, "{out}\n{err}");
+    let games: Vec<&str> = out.lines().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(games.len(), 2, "{out}");
+    let last = out.lines().last().unwrap();
+    assert!(last.starts_with("result: "), "{out}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Event ").count(), 2, "{text}");
+    // Both games start from the same opening, colours swapped.
+    let whites: Vec<&str> = text.lines().filter(|l| l.starts_with("[White ")).collect();
+    let blacks: Vec<&str> = text.lines().filter(|l| l.starts_with("[Black ")).collect();
+    assert_eq!(whites[0][7..], blacks[1][7..], "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_short_match_against_itself() {
+    let me = format!("{} uci", env!("CARGO_BIN_EXE_duel"));
+    two_games(&me, "uci");
+}
+
+#[test]
+fn a_short_match_against_an_xboard_engine() {
+    let fairymax = ["/usr/games/fairymax", "/usr/bin/fairymax"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists());
+    let Some(fairymax) = fairymax else {
+        eprintln!("skipped: fairymax is not installed (scripts/install-engines.sh installs it)");
+        return;
+    };
+    two_games(fairymax, "xboard");
+}
+
+#[test]
+fn bad_flags_are_refused() {
+    for (args, says) in [
+        (
+            &["match", "--second", "no-such-engine-here", "--games", "2"][..],
+            "no-such-engine-here",
+        ),
+        (
+            &["match", "--second", "x", "--second-protocol", "telnet"][..],
+            "telnet",
+        ),
+        (&["match", "--second", "x", "--tc", "0+1"][..], "0+1"),
+        (&["match", "--second", "x", "--tc", "fast"][..], "fast"),
+        (
+            &["match", "--second", "x", "--second-option", "Hash"][..],
+            "NAME=VALUE",
+        ),
+        (&["match", "--second", "x", "--games", "0"][..], "games"),
+        (&["match", "--second", "   "][..], "empty"),
+    ] {
+        let (_, err, ok) = duel(args);
+        assert!(!ok, "{args:?}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}

@@ -98,10 +98,11 @@ impl EngineArgs {
     /// Opens the game with the chosen evaluator and applies the resources.
     pub fn open(&self, game: &str) -> Result<Box<dyn Session>> {
         let mut s = open_game(game, self.eval.as_deref())?;
+        // On top of the game's own switches (chess turns null move and LMR on).
         s.set_config(SearchConfig {
             threads: self.threads as usize,
             tt_mb: self.hash as usize,
-            ..SearchConfig::default()
+            ..s.config().clone()
         });
         Ok(s)
     }

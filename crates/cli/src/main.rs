@@ -8,6 +8,7 @@ mod commands;
 mod matches;
 mod play;
 mod show;
+mod suite;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -84,6 +85,9 @@ enum Command {
     /// Play a chess match between duel (or any engine) and a UCI or xboard engine: balanced
     /// openings, colours alternated, clocks kept, PGN saved, Elo with its 95% interval.
     Match(matches::MatchArgs),
+    /// Run a chess test suite (EPD with bm/am, e.g. data/chess/wac.epd) under one limit per
+    /// position and count the positions solved.
+    Suite(suite::SuiteArgs),
     /// Speak the UCI protocol on standard input and output, for chess GUIs and tournament
     /// managers (Cute Chess, Arena, Banksia, python-chess, ...).
     Uci {
@@ -113,6 +117,7 @@ fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Compare(a) => commands::compare(&a, out),
         Command::Tree(a) => commands::tree(&a, out),
         Command::Match(a) => matches::play_match(&a, out),
+        Command::Suite(a) => suite::suite(&a, out),
         Command::Nboard { .. } | Command::Uci { .. } => {
             unreachable!("main runs the protocol loops itself")
         }

@@ -37,6 +37,10 @@ pub struct MatchArgs {
     /// Time control: base seconds, plus increment seconds per move (`10+0.1`).
     #[arg(long, default_value = "10+0.1", value_parser = TimeControl::parse)]
     pub tc: TimeControl,
+    /// Limit every move by this many nodes instead of the clock (UCI engines only): for
+    /// measuring search changes without the clock's noise.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
     /// Save the games here as PGN (appended to as they finish).
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<std::path::PathBuf>,
@@ -126,6 +130,10 @@ pub fn play_match(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
         options: a.second_options.clone(),
         protocol: a.second_protocol,
     };
+    let tc = match a.nodes {
+        Some(n) => TimeControl::per_move_nodes(n),
+        None => a.tc,
+    };
     let count = (a.games as usize).div_ceil(2);
     let judge = std::cell::RefCell::new(duel_engine::open("chess", None)?);
     let openings = random_openings(
@@ -154,7 +162,7 @@ pub fn play_match(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
         first.command.join(" "),
         second.command.join(" "),
         a.games,
-        a.tc.pgn(),
+        tc.describe(),
         openings.len(),
         a.opening_plies,
         a.seed
@@ -163,7 +171,7 @@ pub fn play_match(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
     let tally = run_match(
         &first,
         &second,
-        a.tc,
+        tc,
         a.games as usize,
         &openings,
         |n, played, t| {

@@ -15,13 +15,14 @@ fn duel(args: &[&str]) -> (String, String, bool) {
     )
 }
 
-/// Runs a two-game match against `second`; checks the report and the PGN file.
-fn two_games(second: &str, protocol: &str) {
+/// Runs a two-game match against `second` (with `extra` flags); checks the report and the PGN
+/// file.
+fn two_games(second: &str, protocol: &str, extra: &[&str]) {
     let dir = std::env::temp_dir().join(format!("duel-match-{}-{protocol}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let pgn = dir.join("games.pgn");
     let _ = std::fs::remove_file(&pgn);
-    let (out, err, ok) = duel(&[
+    let mut args = vec![
         "match",
         "--second",
         second,
@@ -33,7 +34,9 @@ fn two_games(second: &str, protocol: &str) {
         "2+0.05",
         "--pgn",
         pgn.to_str().unwrap(),
-    ]);
+    ];
+    args.extend_from_slice(extra);
+    let (out, err, ok) = duel(&args);
     assert!(ok, "{out}\n{err}");
     let games: Vec<&str> = out.lines().filter(|l| l.starts_with("game ")).collect();
     assert_eq!(games.len(), 2, "{out}");
@@ -51,7 +54,9 @@ fn two_games(second: &str, protocol: &str) {
 #[test]
 fn a_short_match_against_itself() {
     let me = format!("{} uci", env!("CARGO_BIN_EXE_duel"));
-    two_games(&me, "uci");
+    two_games(&me, "uci", &[]);
+    // By nodes per move: no clock, so the same games every time.
+    two_games(&me, "uci", &["--nodes", "3000"]);
 }
 
 #[test]
@@ -63,7 +68,18 @@ fn a_short_match_against_an_xboard_engine() {
         eprintln!("skipped: fairymax is not installed (scripts/install-engines.sh installs it)");
         return;
     };
-    two_games(fairymax, "xboard");
+    two_games(fairymax, "xboard", &[]);
+    // An xboard engine has no node limit to obey.
+    let (_, err, ok) = duel(&[
+        "match",
+        "--second",
+        fairymax,
+        "--second-protocol",
+        "xboard",
+        "--nodes",
+        "1000",
+    ]);
+    assert!(!ok && err.contains("nodes"), "{err}");
 }
 
 #[test]
@@ -84,6 +100,7 @@ fn bad_flags_are_refused() {
             "NAME=VALUE",
         ),
         (&["match", "--second", "x", "--games", "0"][..], "games"),
+        (&["match", "--second", "x", "--nodes", "0"][..], "nodes"),
         (&["match", "--second", "   "][..], "empty"),
     ] {
         let (_, err, ok) = duel(args);

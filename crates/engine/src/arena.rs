@@ -60,13 +60,17 @@ enum Answer {
     Late,
 }
 
-/// A time control: base time and increment per move.
+/// A time control: base time and increment per move; or a node count per move, for matches
+/// that measure search changes without the noise of the clock (UCI engines only).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TimeControl {
     /// Time at the start of the game.
     pub base: Duration,
     /// Added after each move.
     pub increment: Duration,
+    /// `go nodes N` for every move instead of the clock, which then only guards against an
+    /// engine that hangs.
+    pub nodes: Option<u64>,
 }
 
 impl TimeControl {
@@ -86,6 +90,7 @@ impl TimeControl {
         let tc = TimeControl {
             base: secs(base)?,
             increment: secs(inc)?,
+            nodes: None,
         };
         if tc.base.is_zero() {
             return Err(format!(
@@ -95,13 +100,33 @@ impl TimeControl {
         Ok(tc)
     }
 
-    /// As PGN's `TimeControl` tag writes it: `10+0.1`.
+    /// `nodes` per move, with an hour per game as the guard.
+    pub fn per_move_nodes(nodes: u64) -> TimeControl {
+        TimeControl {
+            base: Duration::from_secs(3600),
+            increment: Duration::ZERO,
+            nodes: Some(nodes),
+        }
+    }
+
+    /// As PGN's `TimeControl` tag writes it: `10+0.1`; `-` (no clock) for a node limit.
     pub fn pgn(&self) -> String {
+        if self.nodes.is_some() {
+            return "-".into();
+        }
         format!(
             "{}+{}",
             self.base.as_secs_f64(),
             self.increment.as_secs_f64()
         )
+    }
+
+    /// In words: `10+0.1`, or `20000 nodes per move`.
+    pub fn describe(&self) -> String {
+        match self.nodes {
+            Some(n) => format!("{n} nodes per move"),
+            None => self.pgn(),
+        }
     }
 }
 
@@ -232,6 +257,12 @@ impl Engine {
 
     /// Before a game: a fresh game in the engine, no pondering, the time control.
     fn new_game(&mut self, tc: TimeControl) -> Result<(), String> {
+        if tc.nodes.is_some() && self.protocol == Protocol::Xboard {
+            return Err(format!(
+                "{}: an xboard engine cannot be limited by nodes; use a time control",
+                self.name
+            ));
+        }
         match self.protocol {
             Protocol::Uci => {
                 self.send("ucinewgame")?;
@@ -271,13 +302,17 @@ impl Engine {
                     format!("position startpos moves {}", moves.join(" "))
                 };
                 self.send(&position)?;
-                self.send(&format!(
-                    "go wtime {} btime {} winc {} binc {}",
-                    clocks[0].as_millis(),
-                    clocks[1].as_millis(),
-                    tc.increment.as_millis(),
-                    tc.increment.as_millis()
-                ))?;
+                let go = match tc.nodes {
+                    Some(n) => format!("go nodes {n}"),
+                    None => format!(
+                        "go wtime {} btime {} winc {} binc {}",
+                        clocks[0].as_millis(),
+                        clocks[1].as_millis(),
+                        tc.increment.as_millis(),
+                        tc.increment.as_millis()
+                    ),
+                };
+                self.send(&go)?;
             }
             Protocol::Xboard => {
                 self.send("force")?;

@@ -316,6 +316,8 @@ impl Supported for Chess {
         SearchConfig {
             null_move: true,
             lmr: true,
+            futility: 90,
+            iir: true,
             ..SearchConfig::default()
         }
     }

@@ -111,6 +111,15 @@ pub struct SearchConfig {
     /// end of the game with no limit), as the texts' fixed-depth search does; only sensible
     /// with a depth limit the game can afford, or a game short enough to search to its end.
     pub iterative: bool,
+    /// Futility margin per ply of remaining depth, in evaluation units; 0 turns futility off.
+    /// Near the horizon, away from the principal variation and not in a forcing position, a
+    /// node whose static value beats beta by the margin returns at once (reverse futility),
+    /// and one whose static value plus the margin cannot reach alpha skips its quiet moves
+    /// (futility). Only for games whose evaluation is a good guess of a shallow search.
+    pub futility: i32,
+    /// Internal iterative reduction: a node with no move from the table is searched a ply
+    /// shallower, since without that move its ordering is poor and its result less reliable.
+    pub iir: bool,
 }
 
 impl Default for SearchConfig {
@@ -128,6 +137,8 @@ impl Default for SearchConfig {
             tt_same_depth_only: false,
             iterative: true,
             multipv: 1,
+            futility: 0,
+            iir: false,
         }
     }
 }
@@ -144,6 +155,11 @@ mod tune {
     /// LMR: moves after this many are reduced by one ply, after 3x as many by two.
     pub const LMR_FIRST_MOVE: usize = 3;
     pub const LMR_MIN_DEPTH: u32 = 3;
+    /// Futility: reverse futility up to this remaining depth, move futility up to this one.
+    pub const REVERSE_FUTILITY_DEPTH: u32 = 6;
+    pub const FUTILITY_DEPTH: u32 = 3;
+    /// Internal iterative reduction from this remaining depth.
+    pub const IIR_MIN_DEPTH: u32 = 4;
     /// History values are halved when one reaches this, to keep recent experience weighty.
     pub const HISTORY_MAX: i32 = 1 << 20;
 }
@@ -341,6 +357,11 @@ struct Worker<'a, G: Game, E: Evaluator<G>> {
     excluded: Vec<G::Move>,
     /// Root moves outside the `searchmoves` restriction: what `excluded` holds between passes.
     restricted: Vec<G::Move>,
+    /// Per ply: the move played from it (None for a null move), so a node knows the move that
+    /// led to it.
+    path: Vec<Option<G::Move>>,
+    /// Counter moves: by the index of the opponent's last move, the reply that last cut.
+    counters: Vec<Option<G::Move>>,
 }
 
 /// The depth stored for a subtree solved to the end of the game: usable at any depth.
@@ -350,6 +371,8 @@ const SOLVED_DEPTH: u8 = u8::MAX;
 const ORDER_TT: i64 = i64::MAX;
 const ORDER_GOOD_HINT: i64 = 1 << 50;
 const ORDER_KILLER: i64 = 1 << 40;
+/// Below the killers, above every history score (which stays under 2^24 per hint unit).
+const ORDER_COUNTER: i64 = ORDER_KILLER - 1;
 
 impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
     fn new(
@@ -384,6 +407,8 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             root_depth: 0,
             excluded: Vec::new(),
             restricted: Vec::new(),
+            path: Vec::new(),
+            counters: vec![None; G::MOVE_INDICES],
         }
     }
 
@@ -393,6 +418,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             self.keys.push(Vec::new());
             self.pv.push(Vec::new());
             self.killers.push([None, None]);
+            self.path.push(None);
         }
     }
 
@@ -661,8 +687,8 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         }
         // 3e. A forcing position (a check) is searched a ply deeper, within twice the
         // iteration's depth so that long forcing sequences cannot run away.
-        let depth = if ply > 0 && (ply as u32) < 2 * self.root_depth && self.eval.extend(&self.pos)
-        {
+        let forcing = ply > 0 && self.eval.extend(&self.pos);
+        let depth = if forcing && (ply as u32) < 2 * self.root_depth {
             depth + 1
         } else {
             depth
@@ -697,6 +723,23 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 }
             }
         }
+        // The static value, where a pruning step below may use it.
+        let quiet_node = !pv_node && ply > 0 && !forcing;
+        let static_eval = if quiet_node && (self.config.futility > 0 || self.config.null_move) {
+            Some(self.eval.evaluate(&self.pos))
+        } else {
+            None
+        };
+        // 3f'. Reverse futility: so far above beta this close to the horizon that no quiet
+        // reply is expected to bring it back.
+        let margin = self.config.futility * depth as i32;
+        if let Some(e) = static_eval.filter(|_| self.config.futility > 0) {
+            if depth <= tune::REVERSE_FUTILITY_DEPTH && !beta.is_decisive() && e - margin >= beta.0
+            {
+                self.horizon += 1;
+                return Score::heuristic(e);
+            }
+        }
         // 3g. Null move: if passing still fails high at reduced depth, so will a real move.
         if self.config.null_move
             && !pv_node
@@ -704,9 +747,10 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             && depth >= tune::NULL_MIN_DEPTH
             && !beta.is_decisive()
             && self.eval.null_move_ok(&self.pos)
-            && self.eval.evaluate(&self.pos) >= beta.0
+            && static_eval.is_some_and(|e| e >= beta.0)
             && self.pos.play_null()
         {
+            self.path[ply] = None;
             let r = 2 + depth / 4;
             let v = -self.pvs(
                 depth.saturating_sub(1 + r),
@@ -732,6 +776,19 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         // Staged ordering: the table's move is tried before the others are scored, since it
         // often cuts at once and then no other move needs a key.
         let tt_first = (tt_move as usize) < moves.len();
+        // 3h'. Internal iterative reduction.
+        let depth = if self.config.iir && !tt_first && depth >= tune::IIR_MIN_DEPTH {
+            depth - 1
+        } else {
+            depth
+        };
+        // Futility: quiet moves here cannot lift the static value to alpha.
+        let futile = static_eval.is_some_and(|e| {
+            self.config.futility > 0
+                && depth <= tune::FUTILITY_DEPTH
+                && !alpha.is_decisive()
+                && e + margin <= alpha.0
+        });
         keys.clear();
         if tt_first {
             keys.push((ORDER_TT, tt_move));
@@ -756,18 +813,27 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             if multipv_pass && self.excluded.contains(&mv) {
                 continue;
             }
-            searched += 1;
             self.pos.play(mv);
+            let quiet = keys[i].0 < ORDER_KILLER;
+            let reducible = self.config.lmr
+                && quiet
+                && depth >= tune::LMR_MIN_DEPTH
+                && i >= tune::LMR_FIRST_MOVE;
+            // A move that gives check (a forcing reply) is neither pruned nor reduced.
+            let checks =
+                (reducible || (futile && quiet && searched > 0)) && self.eval.extend(&self.pos);
+            if futile && quiet && searched > 0 && !checks {
+                self.pos.undo(mv);
+                self.horizon += 1;
+                continue;
+            }
+            searched += 1;
+            self.path[ply] = Some(mv);
             // 3i.
             let v = if searched == 1 {
                 -self.pvs(depth - 1, ply + 1, -beta, -alpha, pv_node)
             } else {
-                let quiet = keys[i].0 < ORDER_KILLER;
-                let r = if self.config.lmr
-                    && quiet
-                    && depth >= tune::LMR_MIN_DEPTH
-                    && i >= tune::LMR_FIRST_MOVE
-                {
+                let r = if reducible && !checks {
                     1 + u32::from(i >= 3 * tune::LMR_FIRST_MOVE && depth > 4)
                 } else {
                     0
@@ -848,6 +914,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
     /// move, already keyed) gets none.
     fn order(&mut self, moves: &[G::Move], keys: &mut Vec<(i64, u16)>, ply: usize, skip: u16) {
         let side = self.pos.side_to_move() as usize;
+        let counter = self.counter_move(ply);
         let mut hints = std::mem::take(&mut self.hints);
         self.eval.move_hints(&self.pos, moves, &mut hints);
         for (i, (&mv, &hint)) in moves.iter().zip(hints.iter()).enumerate() {
@@ -861,12 +928,20 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 ORDER_KILLER + 1
             } else if self.killers[ply][1] == Some(mv) {
                 ORDER_KILLER
+            } else if counter == Some(mv) {
+                ORDER_COUNTER
             } else {
                 (hint << 24) + self.history[side * G::MOVE_INDICES + G::move_index(mv)] as i64
             };
             keys.push((key, i as u16));
         }
         self.hints = hints;
+    }
+
+    /// The reply that last refuted the move that led to `ply`.
+    fn counter_move(&self, ply: usize) -> Option<G::Move> {
+        let prev = self.path[ply.checked_sub(1)?]?;
+        self.counters[G::move_index(prev)]
     }
 
     /// Step 3j: the move that cut becomes a killer at this ply and gains history; the quiet
@@ -883,6 +958,9 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         if self.killers[ply][0] != Some(mv) {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = Some(mv);
+        }
+        if let Some(prev) = ply.checked_sub(1).and_then(|p| self.path[p]) {
+            self.counters[G::move_index(prev)] = Some(mv);
         }
         let bonus = (depth * depth) as i32;
         let base = side * G::MOVE_INDICES;

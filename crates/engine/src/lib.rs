@@ -35,7 +35,7 @@ pub use report::{
 };
 pub use session::{GameSession, Session};
 
-use duel_chess::{Chess, Material, Pst};
+use duel_chess::{Chess, Material, Pst, Strong};
 use duel_connect4::{Connect4, Threats};
 use duel_othello::{Othello, Pattern, Textbook};
 use duel_tictactoe::{OpenLines, TicTacToe};
@@ -77,7 +77,7 @@ pub fn evaluators(game: &str) -> Result<&'static [&'static str], EngineError> {
         "tictactoe" => &["open-lines"],
         "connect4" => &["threats"],
         "othello" => &["pattern", "textbook"],
-        "chess" => &["pst", "material"],
+        "chess" => &["strong", "pst", "material"],
         _ => unreachable!("game_name returns known names only"),
     })
 }
@@ -105,6 +105,7 @@ pub fn open(game: &str, eval: Option<&str>) -> Result<Box<dyn Session>, EngineEr
         ("connect4", "threats") => Box::new(GameSession::<Connect4, _>::new(Threats::default())),
         ("othello", "pattern") => Box::new(GameSession::<Othello, _>::new(Pattern::default())),
         ("othello", "textbook") => Box::new(GameSession::<Othello, _>::new(Textbook::default())),
+        ("chess", "strong") => Box::new(GameSession::<Chess, _>::new(Strong::default())),
         ("chess", "pst") => Box::new(GameSession::<Chess, _>::new(Pst)),
         ("chess", "material") => Box::new(GameSession::<Chess, _>::new(Material)),
         _ => unreachable!("every listed evaluator is dispatched"),
@@ -124,6 +125,10 @@ mod tests {
             assert!(!s.legal_moves().is_empty());
         }
         assert_eq!(open("Tic-Tac-Toe", None).unwrap().game(), "tictactoe");
+        for e in evaluators("chess").unwrap() {
+            assert_eq!(open("chess", Some(e)).unwrap().evaluator(), *e);
+        }
+        assert_eq!(evaluators("chess").unwrap()[0], "strong");
     }
 
     /// The solver's line is legal, ends the game, and ends it with the winner and margin it

@@ -1,6 +1,9 @@
 //! `duel-train`: generates labelled Othello positions, fits the pattern weights, measures the
-//! evaluator's speed and plays evaluator matches. See `crates/games/othello/weights/README.md`
-//! for the commands that produced the committed weights.
+//! evaluator's speed and plays evaluator matches; the same for chess's Strong evaluator
+//! (`chess-*` subcommands). See `crates/games/othello/weights/README.md` and
+//! `crates/games/chess/weights/README.md` for the commands that produced the committed weights.
+
+mod chess;
 
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
@@ -16,7 +19,7 @@ use duel_train::{fit, matches};
 #[derive(Parser)]
 #[command(
     name = "duel-train",
-    about = "Fit and test duel's Othello pattern evaluator"
+    about = "Fit and test duel's Othello pattern and chess Strong evaluators"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -27,6 +30,12 @@ struct Cli {
 enum EvalName {
     Textbook,
     Pattern,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ChessEval {
+    Pst,
+    Strong,
 }
 
 #[derive(Subcommand)]
@@ -104,6 +113,70 @@ enum Command {
         #[arg(long)]
         weights: Option<PathBuf>,
     },
+    /// Chess self-play at fixed nodes per move from random openings; appends quiet positions
+    /// labelled with the game result (`FEN;result`, result for White) to a file.
+    ChessGen {
+        /// Evaluator of both players.
+        #[arg(long, value_enum, default_value_t = ChessEval::Pst)]
+        eval: ChessEval,
+        /// Weights for `--eval strong` (default: the committed ones).
+        #[arg(long)]
+        weights: Option<PathBuf>,
+        #[arg(long)]
+        out: PathBuf,
+        #[arg(long, default_value_t = 1000)]
+        games: u32,
+        /// Nodes per move.
+        #[arg(long, default_value_t = 3000)]
+        nodes: u64,
+        #[arg(long, default_value_t = 2026)]
+        seed: u64,
+        /// Games played at once, one search thread each.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+    /// Texel fit of chess Strong's weights on `chess-gen` files; writes a weights file.
+    ChessFit {
+        /// `FEN;result` files (validation holds out the tail of the last one).
+        #[arg(long, required = true, num_args = 1..)]
+        data: Vec<PathBuf>,
+        /// The weights file to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// Starting weights (default: Pst's hand values, zero for the other terms).
+        #[arg(long)]
+        init: Option<PathBuf>,
+        /// Percent of positions (the files' tail) held out for validation.
+        #[arg(long, default_value_t = 10)]
+        valid_percent: u32,
+        #[arg(long, default_value_t = 400)]
+        epochs: u32,
+        /// Adam's first step size, in centipawns.
+        #[arg(long, default_value_t = 2.0)]
+        learning_rate: f64,
+        /// L2 penalty towards the starting weights, λ·Σ(w − w_init)² with w in centipawns.
+        #[arg(long, default_value_t = 0.0)]
+        lambda: f64,
+    },
+    /// Chess Strong against Pst at equal fixed nodes per move, each opening with both colours.
+    ChessMatch {
+        #[arg(long, default_value_t = 20_000)]
+        nodes: u64,
+        /// Distinct openings (each gives two games).
+        #[arg(long, default_value_t = 100)]
+        openings: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Strong's weights (default: the committed ones).
+        #[arg(long)]
+        weights: Option<PathBuf>,
+    },
+}
+
+fn load_chess_weights(path: &PathBuf) -> Result<duel_chess::strong::Weights, String> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+    duel_chess::strong::Weights::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn load_pattern(weights: Option<&PathBuf>) -> Result<Pattern, String> {
@@ -224,6 +297,145 @@ fn run(cli: Cli) -> Result<(), String> {
             let result = matches::play_match(pattern, depth, openings, plies, seed, |line| {
                 eprintln!("{line}")
             });
+            print!("{result}");
+            std::io::stdout().flush().map_err(|e| e.to_string())?;
+        }
+        Command::ChessGen {
+            eval,
+            weights,
+            out,
+            games,
+            nodes,
+            seed,
+            threads,
+        } => {
+            if nodes == 0 || threads == 0 {
+                return Err("--nodes and --threads must be at least 1".into());
+            }
+            if weights.is_some() && matches!(eval, ChessEval::Pst) {
+                return Err("--weights goes with --eval strong".into());
+            }
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&out)
+                .map_err(|e| format!("opening {}: {e}", out.display()))?;
+            let mut w = BufWriter::new(file);
+            let start = Instant::now();
+            let cfg = chess::GenConfig {
+                games,
+                nodes,
+                seed,
+                threads,
+            };
+            let report = |done: u32, recs: u64| {
+                if done.is_multiple_of(100) {
+                    eprintln!(
+                        "{done} games, {recs} positions, {:.1} s",
+                        start.elapsed().as_secs_f64()
+                    );
+                }
+            };
+            let n = match eval {
+                ChessEval::Pst => chess::generate(duel_chess::Pst, &cfg, &mut w, report),
+                ChessEval::Strong => {
+                    let weights = match &weights {
+                        Some(p) => load_chess_weights(p)?,
+                        None => duel_chess::strong::Weights::committed().clone(),
+                    };
+                    let strong = duel_chess::Strong::new(weights);
+                    chess::generate(strong, &cfg, &mut w, report)
+                }
+            }
+            .and_then(|n| w.flush().map(|()| n))
+            .map_err(|e| format!("writing {}: {e}", out.display()))?;
+            println!(
+                "{games} games, {n} positions in {:.1} s -> {}",
+                start.elapsed().as_secs_f64(),
+                out.display()
+            );
+        }
+        Command::ChessFit {
+            data: files,
+            out,
+            init,
+            valid_percent,
+            epochs,
+            learning_rate,
+            lambda,
+        } => {
+            if valid_percent >= 100
+                || epochs == 0
+                || !learning_rate.is_finite()
+                || learning_rate <= 0.0
+                || !lambda.is_finite()
+                || lambda < 0.0
+            {
+                return Err(
+                    "need --valid-percent below 100, --epochs at least 1, a positive --learning-rate and a \
+                     --lambda of 0 or more"
+                        .into(),
+                );
+            }
+            let init = match &init {
+                Some(p) => load_chess_weights(p)?,
+                None => duel_chess::strong::Weights::hand(),
+            };
+            let start = Instant::now();
+            let mut text = String::new();
+            for f in &files {
+                let t = std::fs::read_to_string(f)
+                    .map_err(|e| format!("reading {}: {e}", f.display()))?;
+                text.push_str(&t);
+                if !text.ends_with('\n') {
+                    text.push('\n');
+                }
+            }
+            let data = chess::Dataset::parse(&text).map_err(|e| format!("data: {e}"))?;
+            if data.len() < 10 {
+                return Err(format!("data: {} positions are too few to fit", data.len()));
+            }
+            eprintln!(
+                "{} positions read in {:.1} s",
+                data.len(),
+                start.elapsed().as_secs_f64()
+            );
+            let cfg = chess::FitConfig {
+                valid_percent,
+                epochs,
+                learning_rate,
+                lambda,
+            };
+            let r = chess::fit(&data, &init, &cfg, |line| eprintln!("{line}"));
+            print!("{}", r.summary);
+            let header = format!(
+                "duel chess Strong weights: `name mg eg`, centipawns, features White minus Black.\n\
+                 Written by duel-train chess-fit ({} positions, K = {:.4}); see README.md.",
+                data.len(),
+                r.k
+            );
+            std::fs::write(&out, r.weights.to_text(&header))
+                .map_err(|e| format!("writing {}: {e}", out.display()))?;
+            println!(
+                "wrote {} in {:.1} s",
+                out.display(),
+                start.elapsed().as_secs_f64()
+            );
+        }
+        Command::ChessMatch {
+            nodes,
+            openings,
+            seed,
+            weights,
+        } => {
+            if nodes == 0 || openings == 0 {
+                return Err("--nodes and --openings must be at least 1".into());
+            }
+            let w = match &weights {
+                Some(p) => load_chess_weights(p)?,
+                None => duel_chess::strong::Weights::committed().clone(),
+            };
+            let result = chess::play_match(w, nodes, openings, seed, |line| eprintln!("{line}"));
             print!("{result}");
             std::io::stdout().flush().map_err(|e| e.to_string())?;
         }

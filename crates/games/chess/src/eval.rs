@@ -232,7 +232,7 @@ mod tests {
         ];
         for fen in fens {
             let pos = Chess::from_text(fen).unwrap();
-            let mirrored = mirror_fen(fen);
+            let mirrored = crate::mirror_fen(fen);
             let m = Chess::from_text(&mirrored).unwrap();
             assert_eq!(Material.evaluate(&pos), Material.evaluate(&m), "{fen}");
             assert_eq!(Pst.evaluate(&pos), Pst.evaluate(&m), "{fen} / {mirrored}");
@@ -240,28 +240,6 @@ mod tests {
         let start = Chess::start();
         assert_eq!(Material.evaluate(&start), 0);
         assert_eq!(Pst.evaluate(&start), 0);
-    }
-
-    /// Flips the board top to bottom and swaps the colours (castling rights too).
-    fn mirror_fen(fen: &str) -> String {
-        let f: Vec<&str> = fen.split(' ').collect();
-        let swap = |c: char| {
-            if c.is_ascii_uppercase() {
-                c.to_ascii_lowercase()
-            } else {
-                c.to_ascii_uppercase()
-            }
-        };
-        let board: Vec<String> = f[0]
-            .split('/')
-            .rev()
-            .map(|r| r.chars().map(swap).collect())
-            .collect();
-        let side = if f[1] == "w" { "b" } else { "w" };
-        let mut castle: Vec<char> = f[2].chars().map(swap).collect();
-        castle.sort_by_key(|c| (c.is_ascii_lowercase(), *c != 'K' && *c != 'k'));
-        let castle: String = castle.into_iter().collect();
-        format!("{} {side} {castle} - {} {}", board.join("/"), f[4], f[5])
     }
 
     #[test]

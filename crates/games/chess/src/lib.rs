@@ -10,9 +10,13 @@
 //! - move text in UCI long algebraic notation, castling written king-two-squares (`e1g1`) as
 //!   every GUI expects, though `cozy-chess` plays it as king-takes-rook (`e1h1`); both are
 //!   accepted on input;
-//! - [`Chess::san`], standard algebraic notation for the terminal and PGN;
+//! - [`Chess::san`], standard algebraic notation for the terminal and PGN, and
+//!   [`Chess::parse_san`] to read it back;
 //! - the founding texts' evaluations: [`Material`] (material balance) and [`Pst`] (material
 //!   and piece-square tables), with the quiescence, ordering and null-move hooks;
+//! - [`Strong`], the default: tapered material, piece-square tables, mobility, pawn structure,
+//!   king safety, bishop pair and rooks on open files, with weights fitted by the project's
+//!   own Texel tuning (`duel-train chess-fit`; `weights/README.md`);
 //! - [`perft`], counted on the bare rules (no draw stops a line), as the published tables are.
 //!
 //! ```
@@ -29,6 +33,7 @@
 mod eval;
 mod san;
 mod see;
+pub mod strong;
 
 use cozy_chess::{get_pawn_attacks, Board, Color, File, GameStatus, Piece, Rank, Square};
 use duel_core::{Game, MoveError, Outcome, PositionError, Side, SplitMix64};
@@ -38,6 +43,7 @@ pub use cozy_chess::Move;
 pub use eval::{is_noisy, Material, Pst, PIECE_VALUES};
 pub use san::pgn;
 pub use see::see;
+pub use strong::Strong;
 
 /// The standard start position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -201,6 +207,49 @@ fn legal_ep_file(board: &Board) -> Option<File> {
         legal
     });
     legal.then_some(file)
+}
+
+/// The colour-flipped mirror of a FEN: ranks reversed, colours swapped, the other side to move,
+/// the castling rights and the en-passant square swapped with them. Every evaluation must give
+/// a position and its mirror the same value from the side to move (the symmetry tests), and
+/// the mirror is how to check by hand that an asymmetric value is not a bug. `fen` must have
+/// its six fields (`Chess::to_text` writes them).
+pub fn mirror_fen(fen: &str) -> String {
+    let f: Vec<&str> = fen.split(' ').collect();
+    let swap = |c: char| {
+        if c.is_ascii_uppercase() {
+            c.to_ascii_lowercase()
+        } else {
+            c.to_ascii_uppercase()
+        }
+    };
+    let board: Vec<String> = f[0]
+        .split('/')
+        .rev()
+        .map(|r| r.chars().map(swap).collect())
+        .collect();
+    let side = if f[1] == "w" { "b" } else { "w" };
+    let castle = if f[2] == "-" {
+        "-".to_string()
+    } else {
+        let upper: String = f[2]
+            .chars()
+            .filter(char::is_ascii_lowercase)
+            .map(swap)
+            .collect();
+        let lower: String = f[2]
+            .chars()
+            .filter(char::is_ascii_uppercase)
+            .map(swap)
+            .collect();
+        upper + &lower
+    };
+    let ep = match f[3].as_bytes() {
+        [file, b'3'] => format!("{}6", *file as char),
+        [file, b'6'] => format!("{}3", *file as char),
+        _ => "-".into(),
+    };
+    format!("{} {side} {castle} {ep} {} {}", board.join("/"), f[4], f[5])
 }
 
 /// Neither side can ever mate: kings alone, a lone minor piece, or bishops all on one colour of

@@ -1,0 +1,511 @@
+//! [`Strong`], duel's fitted chess evaluation: linear in its weights, so that a logistic fit on
+//! game results (Texel's method, `duel-train chess-fit`) finds them by plain gradient descent.
+//!
+//! The value is tapered like [`crate::Pst`]'s: `(mg·phase + eg·(24 − phase)) / 24`, where
+//! `mg = Σ w_mg[i]·x[i]` and `eg = Σ w_eg[i]·x[i]` over integer features `x`, each counted for
+//! White minus the same count for Black (squares seen from each side's own back rank). The
+//! features: material, piece-square tables, mobility tables, passed pawns by rank, isolated and
+//! doubled pawns, the pawn shield and the attacks on each king's zone, the bishop pair, rooks on
+//! open and semi-open files.
+//!
+//! [`features`] lists a position's features sparsely for the fitter; [`Strong::evaluate`] walks
+//! the same code with an accumulator in place of the list, so the two cannot disagree (a test
+//! checks it on every position of the chess data files).
+
+use std::sync::{Arc, OnceLock};
+
+use cozy_chess::{
+    get_bishop_moves, get_king_moves, get_knight_moves, get_rook_moves, Board, Color, Move, Piece,
+    Square,
+};
+use duel_core::Evaluator;
+
+use crate::{Chess, Pst, PIECE_VALUES};
+
+/// Phase weight per piece (pawn .. king), as [`crate::Pst`] counts it: 24 with every minor and
+/// major piece on the board.
+const PHASE_WEIGHTS: [i32; 6] = [0, 1, 1, 2, 4, 0];
+/// The phase of the full set of pieces.
+pub const PHASE_MAX: i32 = 24;
+
+// Feature indices. Each block's size is its table's length.
+const MATERIAL: usize = 0; // pawn, knight, bishop, rook, queen
+const PST: usize = MATERIAL + 5; // 6 pieces × 64 squares
+/// Mobility tables by piece (knight, bishop, rook, queen): one weight per number of squares.
+const MOBILITY_SIZES: [usize; 4] = [9, 14, 15, 28];
+const MOBILITY: [usize; 4] = {
+    let mut m = [0; 4];
+    let mut next = PST + 6 * 64;
+    let mut t = 0;
+    while t < 4 {
+        m[t] = next;
+        next += MOBILITY_SIZES[t];
+        t += 1;
+    }
+    m
+};
+const PASSED: usize = MOBILITY[3] + MOBILITY_SIZES[3]; // relative ranks 2..7
+const ISOLATED: usize = PASSED + 6;
+const DOUBLED: usize = ISOLATED + 1;
+const SHIELD: usize = DOUBLED + 1; // one rank ahead of the king, two ranks ahead
+const KING_ATTACK: usize = SHIELD + 2; // by knight, bishop, rook, queen
+const BISHOP_PAIR: usize = KING_ATTACK + 4;
+const ROOK_OPEN: usize = BISHOP_PAIR + 1;
+const ROOK_SEMI_OPEN: usize = ROOK_OPEN + 1;
+/// The number of features (and of weight pairs).
+pub const N_FEATURES: usize = ROOK_SEMI_OPEN + 1;
+
+const PIECE_NAMES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+
+/// The squares in front of a pawn on its own and the neighbouring files: no enemy pawn there
+/// makes it passed. Index: colour, square.
+const PASSED_MASKS: [[u64; 64]; 2] = {
+    let mut m = [[0u64; 64]; 2];
+    let mut sq = 0;
+    while sq < 64 {
+        let (f, r) = (sq % 8, sq / 8);
+        let files = adjacent_and_own(f);
+        let mut rank = 0;
+        while rank < 8 {
+            let row = 0xFFu64 << (8 * rank);
+            if rank > r {
+                m[0][sq] |= files & row;
+            }
+            if rank < r {
+                m[1][sq] |= files & row;
+            }
+            rank += 1;
+        }
+        sq += 1;
+    }
+    m
+};
+
+/// The file `f` and its neighbours.
+const fn adjacent_and_own(f: usize) -> u64 {
+    let own = FILE_A << f;
+    let left = if f > 0 { FILE_A << (f - 1) } else { 0 };
+    let right = if f < 7 { FILE_A << (f + 1) } else { 0 };
+    own | left | right
+}
+
+/// The squares `color`'s pawns attack.
+fn pawn_attacks(pawns: u64, color: Color) -> u64 {
+    let not_a = !FILE_A;
+    let not_h = !(FILE_A << 7);
+    match color {
+        Color::White => ((pawns & not_a) << 7) | ((pawns & not_h) << 9),
+        Color::Black => ((pawns & not_a) >> 9) | ((pawns & not_h) >> 7),
+    }
+}
+
+/// Where the feature walk sends each feature's count (already signed: + for White).
+trait Sink {
+    fn add(&mut self, index: usize, count: i32);
+}
+
+/// The game phase: 24 with every minor and major piece on the board, down to 0 with none
+/// (promotions can take the sum above 24; it is capped).
+pub fn phase(pos: &Chess) -> i32 {
+    board_phase(pos.board())
+}
+
+fn board_phase(b: &Board) -> i32 {
+    let sum: i32 = Piece::ALL
+        .iter()
+        .map(|&p| PHASE_WEIGHTS[p as usize] * b.pieces(p).len() as i32)
+        .sum();
+    sum.min(PHASE_MAX)
+}
+
+/// Every feature of `color`'s pieces, signed `sign` (+1 White, −1 Black).
+#[inline(always)]
+fn side<S: Sink>(b: &Board, color: Color, sign: i32, sink: &mut S) {
+    let them = !color;
+    let occupied = b.occupied();
+    let own = b.colors(color).0;
+    let our_pawns = b.colored_pieces(color, Piece::Pawn).0;
+    let their_pawns = b.colored_pieces(them, Piece::Pawn).0;
+    let their_pawn_attacks = pawn_attacks(their_pawns, them);
+    let their_king = b.king(them);
+    let king_zone = get_king_moves(their_king).0 | their_king.bitboard().0;
+    let ci = color as usize;
+
+    for (pi, &piece) in Piece::ALL.iter().enumerate() {
+        let pieces = b.colored_pieces(color, piece);
+        if pi < 5 {
+            sink.add(MATERIAL + pi, sign * pieces.len() as i32);
+        }
+        for sq in pieces {
+            sink.add(PST + pi * 64 + sq.relative_to(color) as usize, sign);
+            let attacks = match piece {
+                Piece::Knight => get_knight_moves(sq),
+                Piece::Bishop => get_bishop_moves(sq, occupied),
+                Piece::Rook => get_rook_moves(sq, occupied),
+                Piece::Queen => get_bishop_moves(sq, occupied) | get_rook_moves(sq, occupied),
+                Piece::Pawn | Piece::King => continue,
+            }
+            .0;
+            // Squares a piece could go to without standing on a friend or walking into a pawn's
+            // capture: the squares that count for its activity.
+            let mobility = (attacks & !own & !their_pawn_attacks).count_ones() as usize;
+            sink.add(MOBILITY[pi - 1] + mobility, sign);
+            let on_zone = (attacks & king_zone).count_ones() as i32;
+            if on_zone > 0 {
+                sink.add(KING_ATTACK + pi - 1, sign * on_zone);
+            }
+            if piece == Piece::Rook {
+                let file = FILE_A << (sq as usize % 8);
+                if file & our_pawns == 0 {
+                    let open = file & their_pawns == 0;
+                    sink.add(if open { ROOK_OPEN } else { ROOK_SEMI_OPEN }, sign);
+                }
+            }
+        }
+    }
+
+    // Pawn structure.
+    let mut isolated = 0;
+    let mut p = our_pawns;
+    while p != 0 {
+        let sq = p.trailing_zeros() as usize;
+        p &= p - 1;
+        if PASSED_MASKS[ci][sq] & their_pawns == 0 {
+            let rank = Square::index(sq).relative_to(color) as usize / 8;
+            sink.add(PASSED + rank - 1, sign);
+        }
+        let f = sq % 8;
+        if adjacent_and_own(f) & !(FILE_A << f) & our_pawns == 0 {
+            isolated += 1;
+        }
+    }
+    if isolated > 0 {
+        sink.add(ISOLATED, sign * isolated);
+    }
+    let mut doubled = 0;
+    for f in 0..8 {
+        doubled += ((FILE_A << f) & our_pawns).count_ones().saturating_sub(1) as i32;
+    }
+    if doubled > 0 {
+        sink.add(DOUBLED, sign * doubled);
+    }
+
+    // King shelter: our pawns on the king's and the neighbouring files, one and two ranks
+    // towards the enemy.
+    let king = b.king(color);
+    let (kf, kr) = (king as usize % 8, king as usize / 8);
+    let files = adjacent_and_own(kf);
+    for (i, step) in [1i32, 2].into_iter().enumerate() {
+        let r = if color == Color::White {
+            kr as i32 + step
+        } else {
+            kr as i32 - step
+        };
+        if (0..8).contains(&r) {
+            let n = (files & (0xFFu64 << (8 * r)) & our_pawns).count_ones() as i32;
+            if n > 0 {
+                sink.add(SHIELD + i, sign * n);
+            }
+        }
+    }
+
+    if b.colored_pieces(color, Piece::Bishop).len() >= 2 {
+        sink.add(BISHOP_PAIR, sign);
+    }
+}
+
+fn walk<S: Sink>(b: &Board, sink: &mut S) {
+    side(b, Color::White, 1, sink);
+    side(b, Color::Black, -1, sink);
+}
+
+/// Collects counts densely, to hand them out sparsely.
+struct Dense([i32; N_FEATURES]);
+
+impl Sink for Dense {
+    fn add(&mut self, index: usize, count: i32) {
+        self.0[index] += count;
+    }
+}
+
+/// The position's features that are not zero, as (index, White-minus-Black count), in index
+/// order; `out` is cleared first. Counts lie far inside `i8` in any reachable position (the
+/// largest, a queen's attacks on the king zone, is at most 8 per queen).
+pub fn features(pos: &Chess, out: &mut Vec<(u16, i8)>) {
+    let mut d = Dense([0; N_FEATURES]);
+    walk(pos.board(), &mut d);
+    out.clear();
+    out.extend(
+        d.0.iter()
+            .enumerate()
+            .filter(|(_, &c)| c != 0)
+            .map(|(i, &c)| (i as u16, c.clamp(-128, 127) as i8)),
+    );
+}
+
+/// The human-readable name of feature `index` (as the weights file spells it).
+pub fn feature_name(index: usize) -> String {
+    const MOB: [&str; 4] = ["knight", "bishop", "rook", "queen"];
+    match index {
+        i if i < PST => format!("material.{}", PIECE_NAMES[i - MATERIAL]),
+        i if i < MOBILITY[0] => {
+            let (p, sq) = ((i - PST) / 64, (i - PST) % 64);
+            format!("pst.{}.{}", PIECE_NAMES[p], Square::index(sq))
+        }
+        i if i < PASSED => {
+            let t = (0..4).rev().find(|&t| i >= MOBILITY[t]).unwrap_or(0);
+            format!("mobility.{}.{}", MOB[t], i - MOBILITY[t])
+        }
+        i if i < ISOLATED => format!("pawn.passed.rank{}", i - PASSED + 2),
+        ISOLATED => "pawn.isolated".into(),
+        DOUBLED => "pawn.doubled".into(),
+        i if i < KING_ATTACK => format!("king.shield.{}", i - SHIELD + 1),
+        i if i < BISHOP_PAIR => format!("king.attack.{}", MOB[i - KING_ATTACK]),
+        BISHOP_PAIR => "bishop.pair".into(),
+        ROOK_OPEN => "rook.open_file".into(),
+        ROOK_SEMI_OPEN => "rook.semi_open_file".into(),
+        _ => format!("unknown.{index}"),
+    }
+}
+
+/// The weights: a (middlegame, endgame) pair per feature, in centipawns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Weights {
+    w: Vec<[i32; 2]>,
+}
+
+/// The committed, fitted weights (`weights/strong.txt`; `weights/README.md` says how they were
+/// made).
+const COMMITTED: &str = include_str!("../weights/strong.txt");
+
+impl Weights {
+    /// All zero.
+    pub fn zero() -> Weights {
+        Weights {
+            w: vec![[0, 0]; N_FEATURES],
+        }
+    }
+
+    /// The (middlegame, endgame) weight of feature `index`.
+    pub fn get(&self, index: usize) -> [i32; 2] {
+        self.w[index]
+    }
+
+    /// Sets the (middlegame, endgame) weight of feature `index`.
+    pub fn set(&mut self, index: usize, w: [i32; 2]) {
+        self.w[index] = w;
+    }
+
+    /// The committed fitted weights, parsed once.
+    pub fn committed() -> &'static Weights {
+        static W: OnceLock<Weights> = OnceLock::new();
+        W.get_or_init(|| {
+            Weights::parse(COMMITTED).unwrap_or_else(|e| panic!("weights/strong.txt: {e}"))
+        })
+    }
+
+    /// [`crate::Pst`]'s hand-set values in this form (mobility and the other terms zero): where
+    /// the fit starts. `Strong` with these weights evaluates exactly as `Pst` does.
+    pub fn hand() -> Weights {
+        let mut w = Weights::zero();
+        for (p, &v) in PIECE_VALUES[..5].iter().enumerate() {
+            w.w[MATERIAL + p] = [v; 2];
+        }
+        for p in 0..6 {
+            for sq in 0..64 {
+                w.w[PST + p * 64 + sq] = hand_table(p, sq);
+            }
+        }
+        w
+    }
+
+    /// Reads `name mg eg` lines (blank lines and `#` comments skipped). Every feature must be
+    /// given exactly once.
+    pub fn parse(text: &str) -> Result<Weights, String> {
+        let index: std::collections::HashMap<String, usize> =
+            (0..N_FEATURES).map(|i| (feature_name(i), i)).collect();
+        let mut w = Weights::zero();
+        let mut seen = vec![false; N_FEATURES];
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let parts: Vec<&str> = line.split_whitespace().collect();
+            let [name, mg, eg] = parts[..] else {
+                return Err(format!("line {}: expected `name mg eg`: {line}", n + 1));
+            };
+            let &i = index
+                .get(name)
+                .ok_or_else(|| format!("line {}: unknown feature {name}", n + 1))?;
+            let num = |s: &str| {
+                s.parse::<i32>()
+                    .ok()
+                    .filter(|v| v.abs() <= 10_000)
+                    .ok_or_else(|| format!("line {}: bad weight {s}", n + 1))
+            };
+            if std::mem::replace(&mut seen[i], true) {
+                return Err(format!("line {}: {name} given twice", n + 1));
+            }
+            w.w[i] = [num(mg)?, num(eg)?];
+        }
+        if let Some(i) = seen.iter().position(|s| !s) {
+            return Err(format!("no weight for {}", feature_name(i)));
+        }
+        Ok(w)
+    }
+
+    /// The weights as [`Weights::parse`] reads them, one feature a line, after `header` (each
+    /// of its lines written as a `#` comment).
+    pub fn to_text(&self, header: &str) -> String {
+        let mut s = String::new();
+        for line in header.lines() {
+            s.push_str("# ");
+            s.push_str(line);
+            s.push('\n');
+        }
+        for (i, [mg, eg]) in self.w.iter().enumerate() {
+            s.push_str(&format!("{} {mg} {eg}\n", feature_name(i)));
+        }
+        s
+    }
+
+    /// White's tapered value of `board` (the side to move is ignored).
+    fn white_value(&self, b: &Board) -> i32 {
+        let mut acc = Acc {
+            w: &self.w,
+            mg: 0,
+            eg: 0,
+        };
+        walk(b, &mut acc);
+        taper(acc.mg, acc.eg, board_phase(b))
+    }
+}
+
+/// `Pst`'s rules for its tables, (middlegame, endgame) for piece `p` on square `sq` seen from
+/// its own side: only the fit's starting point (a test checks it against `Pst` itself).
+fn hand_table(p: usize, sq: usize) -> [i32; 2] {
+    let (f, r) = ((sq % 8) as i32, (sq / 8) as i32);
+    let c = (if f < 4 { f } else { 7 - f }).min(if r < 4 { r } else { 7 - r });
+    let centre_file = f == 3 || f == 4;
+    match p {
+        0 if (1..=6).contains(&r) => [
+            5 * (r - 1)
+                + if centre_file && (r == 3 || r == 4) {
+                    15
+                } else {
+                    0
+                },
+            12 * (r - 1),
+        ],
+        0 => [0, 0],
+        1 => [12 * c - 25, 8 * c - 15],
+        2 => [6 * c - 8, 5 * c - 8],
+        3 => [
+            if r == 6 { 15 } else { 0 } + if centre_file { 5 } else { 0 },
+            if r == 6 { 10 } else { 0 },
+        ],
+        4 => [3 * c - 5, 5 * c - 8],
+        _ => [
+            if r == 0 {
+                match f {
+                    1 | 2 | 6 => 20,
+                    0 | 7 => 10,
+                    _ => 0,
+                }
+            } else {
+                -15 * r.min(4)
+            },
+            12 * c - 20,
+        ],
+    }
+}
+
+/// The tapered blend; the truncating division is odd (`taper(-a) = -taper(a)`), which keeps the
+/// evaluation exactly colour-symmetric.
+pub fn taper(mg: i32, eg: i32, phase: i32) -> i32 {
+    (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX
+}
+
+/// The evaluation's accumulator: the feature walk with the weights applied on the spot.
+struct Acc<'a> {
+    w: &'a [[i32; 2]],
+    mg: i32,
+    eg: i32,
+}
+
+impl Sink for Acc<'_> {
+    #[inline(always)]
+    fn add(&mut self, index: usize, count: i32) {
+        let [mg, eg] = self.w[index];
+        self.mg += mg * count;
+        self.eg += eg * count;
+    }
+}
+
+/// The fitted evaluation: material, piece-square tables, mobility, pawn structure, king safety,
+/// bishop pair and rook files, with weights from `weights/strong.txt` by default.
+#[derive(Debug, Clone)]
+pub struct Strong {
+    weights: Arc<Weights>,
+}
+
+impl Default for Strong {
+    fn default() -> Self {
+        static SHARED: OnceLock<Arc<Weights>> = OnceLock::new();
+        Strong {
+            weights: Arc::clone(SHARED.get_or_init(|| Arc::new(Weights::committed().clone()))),
+        }
+    }
+}
+
+impl Strong {
+    /// Strong with other weights (the fitter's candidates).
+    pub fn new(weights: Weights) -> Strong {
+        Strong {
+            weights: Arc::new(weights),
+        }
+    }
+
+    /// The weights in use.
+    pub fn weights(&self) -> &Weights {
+        &self.weights
+    }
+
+    /// The value from White's side, whoever is to move.
+    pub fn white_value(&self, pos: &Chess) -> i32 {
+        self.weights.white_value(pos.board())
+    }
+}
+
+impl Evaluator<Chess> for Strong {
+    fn name(&self) -> &'static str {
+        "strong"
+    }
+
+    fn evaluate(&self, pos: &Chess) -> i32 {
+        let v = self.white_value(pos);
+        match pos.board().side_to_move() {
+            Color::White => v,
+            Color::Black => -v,
+        }
+    }
+
+    // The search hooks are Pst's: they depend on the rules and on material only.
+    fn noisy_moves(&self, pos: &Chess, moves: &mut Vec<Move>) {
+        Pst.noisy_moves(pos, moves);
+    }
+
+    fn move_hint(&self, pos: &Chess, mv: Move) -> i32 {
+        Pst.move_hint(pos, mv)
+    }
+
+    fn null_move_ok(&self, pos: &Chess) -> bool {
+        Pst.null_move_ok(pos)
+    }
+
+    fn extend(&self, pos: &Chess) -> bool {
+        Pst.extend(pos)
+    }
+}

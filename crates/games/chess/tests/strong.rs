@@ -1,0 +1,178 @@
+//! Strong's contract: colour symmetry, evaluation equal to features · weights, the committed
+//! weights' sanity, and (ignored by default) its speed.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use duel_chess::strong::{feature_name, features, phase, taper, Weights, N_FEATURES};
+use duel_chess::{Chess, Pst, Strong};
+use duel_core::{Evaluator, Game, SplitMix64};
+
+/// The positions of data/chess (perft.txt and wac.epd), each followed by the positions along a
+/// seeded random game from it: openings, middlegames, endgames, promotions and checks.
+fn positions() -> Vec<Chess> {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../data/chess/");
+    let perft = std::fs::read_to_string(format!("{root}perft.txt")).unwrap();
+    let wac = std::fs::read_to_string(format!("{root}wac.epd")).unwrap();
+    let mut fens: Vec<String> = perft
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.split(';').next().unwrap().trim().to_string())
+        .collect();
+    fens.extend(wac.lines().filter(|l| !l.trim().is_empty()).map(|l| {
+        let f: Vec<&str> = l.split_whitespace().take(4).collect();
+        format!("{} 0 1", f.join(" "))
+    }));
+    let mut rng = SplitMix64::new(42);
+    let mut out = Vec::new();
+    let mut moves = Vec::new();
+    for fen in &fens {
+        let mut pos = Chess::from_text(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        out.push(Chess::from_text(fen).unwrap());
+        for _ in 0..30 {
+            if pos.outcome().is_some() {
+                break;
+            }
+            pos.generate_moves(&mut moves);
+            pos.play(moves[rng.below(moves.len())]);
+            out.push(Chess::from_text(&pos.to_text()).unwrap());
+        }
+    }
+    assert!(out.len() > 5000, "{}", out.len());
+    out
+}
+
+/// Weights with every feature set, so that a sign or index slip anywhere shows.
+fn random_weights(seed: u64) -> Weights {
+    let mut rng = SplitMix64::new(seed);
+    let mut w = Weights::zero();
+    for i in 0..N_FEATURES {
+        w.set(
+            i,
+            [rng.below(201) as i32 - 100, rng.below(201) as i32 - 100],
+        );
+    }
+    w
+}
+
+#[test]
+fn colour_flipped_positions_evaluate_the_same() {
+    let evals = [
+        Strong::default(),
+        Strong::new(random_weights(1)),
+        Strong::new(Weights::hand()),
+    ];
+    for pos in positions() {
+        let fen = pos.to_text();
+        let m = Chess::from_text(&duel_chess::mirror_fen(&fen))
+            .unwrap_or_else(|e| panic!("{fen}: {e}"));
+        for e in &evals {
+            assert_eq!(e.evaluate(&pos), e.evaluate(&m), "{fen}");
+        }
+    }
+}
+
+#[test]
+fn evaluation_is_features_times_weights() {
+    let mut f = Vec::new();
+    for w in [Weights::committed().clone(), random_weights(2)] {
+        let strong = Strong::new(w.clone());
+        for pos in positions() {
+            features(&pos, &mut f);
+            let (mut mg, mut eg) = (0, 0);
+            for &(i, c) in &f {
+                let [wm, we] = w.get(usize::from(i));
+                mg += wm * i32::from(c);
+                eg += we * i32::from(c);
+            }
+            let white = taper(mg, eg, phase(&pos));
+            assert_eq!(strong.white_value(&pos), white, "{}", pos.to_text());
+            let stm = if pos.board().side_to_move() == duel_chess::cozy_chess::Color::White {
+                white
+            } else {
+                -white
+            };
+            assert_eq!(strong.evaluate(&pos), stm);
+        }
+    }
+}
+
+/// The fit starts from Pst's values: in this form they must give exactly Pst's evaluation.
+#[test]
+fn hand_weights_are_pst() {
+    let hand = Strong::new(Weights::hand());
+    for pos in positions() {
+        assert_eq!(hand.evaluate(&pos), Pst.evaluate(&pos), "{}", pos.to_text());
+    }
+}
+
+#[test]
+fn a_queen_up_is_winning_and_the_start_is_level() {
+    let s = Strong::default();
+    // White has an extra queen; both sides to move.
+    for fen in [
+        "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
+        "4k3/pppp4/8/8/8/8/PPPP4/3QK3 w - - 0 1",
+    ] {
+        let pos = Chess::from_text(fen).unwrap();
+        assert!(s.white_value(&pos) > 700, "{fen}: {}", s.white_value(&pos));
+    }
+    assert_eq!(s.evaluate(&Chess::start()), 0);
+    assert_eq!(s.name(), "strong");
+}
+
+#[test]
+fn committed_weights_are_sane_and_round_trip() {
+    let w = Weights::committed();
+    let named = |n: &str| w.get((0..N_FEATURES).find(|&i| feature_name(i) == n).unwrap());
+    let [pawn_mg, pawn_eg] = named("material.pawn");
+    assert!((80..=130).contains(&pawn_mg), "pawn mg {pawn_mg}");
+    assert!(pawn_eg > 60, "pawn eg {pawn_eg}");
+    let order = [
+        "material.pawn",
+        "material.knight",
+        "material.rook",
+        "material.queen",
+    ];
+    for pair in order.windows(2) {
+        assert!(named(pair[0])[0] < named(pair[1])[0], "{pair:?}");
+    }
+    assert_eq!(&Weights::parse(&w.to_text("a comment")).unwrap(), w);
+    assert!(
+        Weights::parse("material.pawn 100 100").is_err(),
+        "incomplete"
+    );
+    assert!(Weights::parse("no.such 1 2").is_err());
+    assert!(Weights::parse("material.pawn x 2").is_err());
+}
+
+/// `cargo test --release -p duel-chess --test strong -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn speed() {
+    let positions = positions();
+    let strong = Strong::default();
+    for (name, f) in [
+        ("strong", &|p: &Chess| strong.evaluate(p) as i64 as f64),
+        ("pst", &|p: &Chess| Pst.evaluate(p) as i64 as f64),
+    ] as [(&str, &dyn Fn(&Chess) -> f64); 2]
+    {
+        let rounds = 50;
+        let start = Instant::now();
+        let mut sum = 0.0;
+        for _ in 0..rounds {
+            for p in &positions {
+                sum += f(black_box(p));
+            }
+        }
+        black_box(sum);
+        let n = (rounds * positions.len()) as f64;
+        let secs = start.elapsed().as_secs_f64();
+        println!(
+            "{name}: {:.2} M evals/s ({:.0} ns each, {n} evaluations)",
+            n / secs / 1e6,
+            secs / n * 1e9
+        );
+    }
+}

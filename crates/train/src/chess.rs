@@ -1,0 +1,689 @@
+//! Chess: self-play positions labelled by the games' results, the Texel fit of
+//! [`duel_chess::Strong`]'s weights on them, and the Strong-against-Pst match.
+//!
+//! There is no database of human or engine games here, so the labels come from duel's own
+//! games: each quiet position of a game gets that game's final result. One game's positions
+//! share a label, so the file keeps a game's positions together and validation holds out the
+//! file's tail (whole games, bar the one cut at the boundary).
+
+use std::fmt::Write as _;
+use std::io::{self, Write};
+use std::time::Instant;
+
+use duel_chess::strong::{feature_name, features, phase, Weights, N_FEATURES, PHASE_MAX};
+use duel_chess::{is_noisy, Chess, Pst, Strong};
+use duel_core::{Evaluator, Game, Outcome, Side, SplitMix64};
+use duel_search::engine::{Limits, SearchConfig, Searcher};
+
+/// Plies of random legal moves that open every game: variety, since the searches themselves are
+/// deterministic at a fixed node count.
+pub const OPENING_PLIES: u32 = 8;
+/// A game still going after this many plies is scored a draw.
+const MAX_PLIES: u32 = 300;
+/// Both searches must see at least this much (centipawns, same side ahead) for
+/// [`ADJUDICATE_PLIES`] plies in a row before a game is scored as won: the rest would only be
+/// the conversion, and positions in a lost-won conversion teach little.
+const ADJUDICATE_SCORE: i32 = 1000;
+const ADJUDICATE_PLIES: u32 = 4;
+/// Positions this close after the opening are still shaped by its random moves: not recorded.
+const SKIP_AFTER_OPENING: u32 = 4;
+
+/// The engine options duel plays chess with (`Supported::search_config` in duel-engine), on one
+/// thread so that a node limit gives the same game every time.
+pub fn search_config() -> SearchConfig {
+    SearchConfig {
+        threads: 1,
+        null_move: true,
+        lmr: true,
+        futility: 90,
+        iir: true,
+        ..SearchConfig::default()
+    }
+}
+
+/// A position `plies` random legal moves from the start that is not finished; None if the
+/// random moves ended the game (the caller draws again).
+fn random_opening(rng: &mut SplitMix64, plies: u32) -> Option<Chess> {
+    let mut pos = Chess::start();
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        if pos.outcome().is_some() {
+            return None;
+        }
+        pos.generate_moves(&mut moves);
+        pos.play(moves[rng.below(moves.len())]);
+    }
+    pos.outcome().is_none().then_some(pos)
+}
+
+/// `n` distinct unfinished openings of [`OPENING_PLIES`] random plies, from `seed`.
+pub fn openings(n: usize, seed: u64) -> Vec<Chess> {
+    let mut rng = SplitMix64::new(seed);
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::with_capacity(n);
+    // Far more tries than any sensible request needs; stops an impossible one.
+    for _ in 0..n.saturating_mul(100).max(100) {
+        if out.len() == n {
+            break;
+        }
+        if let Some(pos) = random_opening(&mut rng, OPENING_PLIES) {
+            if seen.insert(pos.to_text()) {
+                out.push(pos);
+            }
+        }
+    }
+    out
+}
+
+/// A game's result in half points for White: 2 win, 1 draw, 0 loss.
+pub type HalfPoints = u8;
+
+/// Plays one game from `start` at `nodes` per move; returns White's result and, when `record`
+/// is given, appends the quiet positions (FEN) of the game to it.
+pub fn play_game<A: Evaluator<Chess>, B: Evaluator<Chess>>(
+    start: &Chess,
+    white: &mut Searcher<Chess, A>,
+    black: &mut Searcher<Chess, B>,
+    nodes: u64,
+    mut record: Option<&mut Vec<String>>,
+) -> HalfPoints {
+    white.new_game();
+    black.new_game();
+    let mut pos = start.clone();
+    let limits = Limits::nodes(nodes);
+    let mut ahead_plies = 0u32;
+    let mut ahead_side = 0i32;
+    for ply in 0..MAX_PLIES {
+        if let Some(outcome) = pos.outcome() {
+            let white_to_move = pos.side_to_move() == Side::First;
+            return match (outcome, white_to_move) {
+                (Outcome::Draw, _) => 1,
+                (Outcome::Win, true) | (Outcome::Loss, false) => 2,
+                _ => 0,
+            };
+        }
+        let white_to_move = pos.side_to_move() == Side::First;
+        let report = if white_to_move {
+            white.search(&pos, &limits, |_| {})
+        } else {
+            black.search(&pos, &limits, |_| {})
+        };
+        let Some(mv) = report.best else { break };
+        let white_view = if white_to_move {
+            report.value.0
+        } else {
+            -report.value.0
+        };
+        let side = if white_view > ADJUDICATE_SCORE {
+            1
+        } else if white_view < -ADJUDICATE_SCORE {
+            -1
+        } else {
+            0
+        };
+        if side != 0 && side == ahead_side {
+            ahead_plies += 1;
+        } else {
+            ahead_side = side;
+            ahead_plies = u32::from(side != 0);
+        }
+        if ahead_plies >= ADJUDICATE_PLIES {
+            return if ahead_side > 0 { 2 } else { 0 };
+        }
+        if let Some(out) = record.as_deref_mut() {
+            // Quiet: the static evaluation of a position whose best move captures, or of a side
+            // in check, says little about its value; the fit only sees static values.
+            if ply >= SKIP_AFTER_OPENING && !pos.in_check() && !is_noisy(pos.board(), mv) {
+                out.push(pos.to_text());
+            }
+        }
+        pos.play(mv);
+    }
+    1
+}
+
+/// What `chess-gen` is asked for.
+#[derive(Debug, Clone)]
+pub struct GenConfig {
+    pub games: u32,
+    pub nodes: u64,
+    pub seed: u64,
+    pub threads: usize,
+}
+
+/// Self-play games with `eval` at a fixed node count, each from its own random opening; writes
+/// `FEN;result` lines (result 1, 0.5 or 0 for White), a game's lines together. `report` sees
+/// (games done, positions written). Returns the number of positions.
+pub fn generate<E: Evaluator<Chess>>(
+    eval: E,
+    cfg: &GenConfig,
+    out: &mut impl Write,
+    mut report: impl FnMut(u32, u64),
+) -> io::Result<u64> {
+    let starts = openings(cfg.games as usize, cfg.seed);
+    let threads = cfg.threads.max(1);
+    let (tx, rx) = std::sync::mpsc::channel::<(HalfPoints, Vec<String>)>();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut written = 0u64;
+    let mut done = 0u32;
+    std::thread::scope(|s| -> io::Result<()> {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let (next, starts) = (&next, &starts);
+            let eval = eval.clone();
+            s.spawn(move || {
+                let mut white = Searcher::new(eval.clone(), search_config());
+                let mut black = Searcher::new(eval, search_config());
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(start) = starts.get(i) else { break };
+                    let mut fens = Vec::new();
+                    let r = play_game(start, &mut white, &mut black, cfg.nodes, Some(&mut fens));
+                    if tx.send((r, fens)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for (r, fens) in rx {
+            let label = ["0", "0.5", "1"][usize::from(r)];
+            for f in &fens {
+                writeln!(out, "{f};{label}")?;
+            }
+            written += fens.len() as u64;
+            done += 1;
+            report(done, written);
+        }
+        Ok(())
+    })?;
+    Ok(written)
+}
+
+/// Labelled positions with their features computed once: the fit only ever needs these.
+#[derive(Debug, Default)]
+pub struct Dataset {
+    /// Every position's non-zero features, one after the other.
+    feats: Vec<(u16, i8)>,
+    samples: Vec<Sample>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Sample {
+    /// Where its features start in `feats`, and how many.
+    start: u32,
+    len: u16,
+    phase: u8,
+    /// 1, 0.5 or 0 for White (or a probability, in the tests).
+    result: f32,
+}
+
+impl Dataset {
+    /// Adds a position with its result for White.
+    pub fn push(&mut self, pos: &Chess, result: f32, scratch: &mut Vec<(u16, i8)>) {
+        features(pos, scratch);
+        self.samples.push(Sample {
+            start: self.feats.len() as u32,
+            len: scratch.len() as u16,
+            phase: phase(pos) as u8,
+            result,
+        });
+        self.feats.extend_from_slice(scratch);
+    }
+
+    /// Reads `FEN;result` lines (result 1, 0.5 or 0 for White; blank lines skipped).
+    pub fn parse(text: &str) -> Result<Dataset, String> {
+        let mut d = Dataset::default();
+        let mut scratch = Vec::new();
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() {
+                continue;
+            }
+            let err = |what: &str| format!("line {}: {what}: {line}", n + 1);
+            let (fen, result) = line
+                .split_once(';')
+                .ok_or_else(|| err("expected FEN;result"))?;
+            let result = match result.trim() {
+                "1" => 1.0,
+                "0.5" => 0.5,
+                "0" => 0.0,
+                _ => return Err(err("the result must be 1, 0.5 or 0")),
+            };
+            let pos = Chess::from_text(fen.trim()).map_err(|e| err(&e.to_string()))?;
+            d.push(&pos, result, &mut scratch);
+        }
+        Ok(d)
+    }
+
+    /// The number of positions.
+    pub fn len(&self) -> usize {
+        self.samples.len()
+    }
+
+    /// The first `n` positions and the rest.
+    fn split(&self, n: usize) -> (&[Sample], &[Sample]) {
+        self.samples.split_at(n.min(self.samples.len()))
+    }
+
+    fn feats(&self, s: &Sample) -> &[(u16, i8)] {
+        &self.feats[s.start as usize..s.start as usize + usize::from(s.len)]
+    }
+
+    /// White's tapered value of `s` under float weights `w` (mg, eg interleaved).
+    fn value(&self, s: &Sample, w: &[f64]) -> f64 {
+        let (mut mg, mut eg) = (0.0, 0.0);
+        for &(i, c) in self.feats(s) {
+            mg += w[2 * usize::from(i)] * f64::from(c);
+            eg += w[2 * usize::from(i) + 1] * f64::from(c);
+        }
+        let ph = f64::from(s.phase) / f64::from(PHASE_MAX);
+        mg * ph + eg * (1.0 - ph)
+    }
+
+    /// Mean squared error of the predicted scores against the results.
+    fn loss(&self, samples: &[Sample], w: &[f64], k: f64) -> f64 {
+        if samples.is_empty() {
+            return 0.0;
+        }
+        let sum: f64 = samples
+            .iter()
+            .map(|s| (f64::from(s.result) - sigmoid(k * self.value(s, w))).powi(2))
+            .sum();
+        sum / samples.len() as f64
+    }
+
+    /// The loss's gradient in `w` over `samples`, into `grad`.
+    fn gradient(&self, samples: &[Sample], w: &[f64], k: f64, grad: &mut [f64]) {
+        grad.iter_mut().for_each(|g| *g = 0.0);
+        let scale = 2.0 / samples.len().max(1) as f64;
+        for s in samples {
+            let p = sigmoid(k * self.value(s, w));
+            // d/dq of (R − σ(Kq/400))², with σ in base 10.
+            let d = -scale * (f64::from(s.result) - p) * p * (1.0 - p) * k * LN10_400;
+            let ph = f64::from(s.phase) / f64::from(PHASE_MAX);
+            let (dm, de) = (d * ph, d * (1.0 - ph));
+            for &(i, c) in self.feats(s) {
+                grad[2 * usize::from(i)] += dm * f64::from(c);
+                grad[2 * usize::from(i) + 1] += de * f64::from(c);
+            }
+        }
+    }
+}
+
+const LN10_400: f64 = std::f64::consts::LN_10 / 400.0;
+
+/// Texel's expected score of a White value `kq` (already scaled by K), in centipawns.
+fn sigmoid(kq: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-kq / 400.0))
+}
+
+fn to_floats(w: &Weights) -> Vec<f64> {
+    (0..N_FEATURES)
+        .flat_map(|i| w.get(i).map(f64::from))
+        .collect()
+}
+
+fn to_weights(w: &[f64]) -> Weights {
+    let mut out = Weights::zero();
+    for i in 0..N_FEATURES {
+        out.set(i, [w[2 * i].round() as i32, w[2 * i + 1].round() as i32]);
+    }
+    out
+}
+
+/// The K minimising the loss of weights `w` (golden-section search: the loss is unimodal in K).
+fn fit_k(data: &Dataset, samples: &[Sample], w: &[f64]) -> f64 {
+    let (mut a, mut b) = (0.05f64, 5.0f64);
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..60 {
+        let c = b - g * (b - a);
+        let d = a + g * (b - a);
+        if data.loss(samples, w, c) < data.loss(samples, w, d) {
+            b = d;
+        } else {
+            a = c;
+        }
+    }
+    (a + b) / 2.0
+}
+
+/// What `chess-fit` is asked for.
+#[derive(Debug, Clone)]
+pub struct FitConfig {
+    pub valid_percent: u32,
+    pub epochs: u32,
+    pub learning_rate: f64,
+    /// L2 penalty `λ·Σ(w − w_init)²` (w in centipawns) added to the mean squared error: one
+    /// game's positions share its result, so a few thousand games are far fewer independent
+    /// labels than positions, and the rare features (a queen with 25 squares) overfit without it.
+    pub lambda: f64,
+}
+
+/// The fit's result: the weights (rounded, recentred) and what it printed.
+pub struct FitResult {
+    pub weights: Weights,
+    pub k: f64,
+    pub summary: String,
+}
+
+/// Texel's method: K fitted for the starting weights `init`, then the weights by full-batch
+/// Adam on the mean squared error, with the last `valid_percent` of the positions held out.
+pub fn fit(
+    data: &Dataset,
+    init: &Weights,
+    cfg: &FitConfig,
+    mut log: impl FnMut(&str),
+) -> FitResult {
+    let n_valid = data.len() * cfg.valid_percent.min(90) as usize / 100;
+    let (train, valid) = data.split(data.len() - n_valid);
+    let mut w = to_floats(init);
+    let w0 = w.clone();
+    let k = fit_k(data, train, &w);
+    let mut summary = String::new();
+    let _ = writeln!(
+        summary,
+        "{} positions: {} train, {} validation; K = {k:.4}; lambda {:e}, {} epochs, learning rate {}",
+        data.len(),
+        train.len(),
+        valid.len(),
+        cfg.lambda,
+        cfg.epochs,
+        cfg.learning_rate
+    );
+    let _ = writeln!(
+        summary,
+        "start: train loss {:.6}, validation loss {:.6}",
+        data.loss(train, &w, k),
+        data.loss(valid, &w, k)
+    );
+    log(summary.trim_end());
+    let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-12);
+    let mut m = vec![0.0; w.len()];
+    let mut v = vec![0.0; w.len()];
+    let mut grad = vec![0.0; w.len()];
+    for epoch in 1..=cfg.epochs {
+        data.gradient(train, &w, k, &mut grad);
+        for j in 0..w.len() {
+            grad[j] += 2.0 * cfg.lambda * (w[j] - w0[j]);
+        }
+        // The step shrinks to a tenth by the end, to settle rather than circle the minimum.
+        let lr = cfg.learning_rate * (1.0 - 0.9 * f64::from(epoch - 1) / f64::from(cfg.epochs));
+        let (c1, c2) = (1.0 - b1.powi(epoch as i32), 1.0 - b2.powi(epoch as i32));
+        for j in 0..w.len() {
+            m[j] = b1 * m[j] + (1.0 - b1) * grad[j];
+            v[j] = b2 * v[j] + (1.0 - b2) * grad[j] * grad[j];
+            if v[j] > 0.0 {
+                w[j] -= lr * (m[j] / c1) / ((v[j] / c2).sqrt() + eps);
+            }
+        }
+        if epoch % 50 == 0 || epoch == cfg.epochs {
+            log(&format!(
+                "epoch {epoch}: train loss {:.6}, validation loss {:.6}",
+                data.loss(train, &w, k),
+                data.loss(valid, &w, k)
+            ));
+        }
+    }
+    recentre(data, train, &mut w);
+    let weights = to_weights(&w);
+    let wr = to_floats(&weights);
+    let _ = writeln!(
+        summary,
+        "end ({} epochs, rounded weights): train loss {:.6}, validation loss {:.6}",
+        cfg.epochs,
+        data.loss(train, &wr, k),
+        data.loss(valid, &wr, k)
+    );
+    FitResult {
+        weights,
+        k,
+        summary,
+    }
+}
+
+/// Moves each piece's average table value into its material weight, which changes no
+/// evaluation (a piece always stands on one square and has one mobility count, so every
+/// table's features add up to the material count) but makes `material.*` read as piece values.
+/// Squares are averaged uniformly, mobility counts by how often the training positions have
+/// them; the king's table is centred on zero.
+fn recentre(data: &Dataset, train: &[Sample], w: &mut [f64]) {
+    let mut freq = vec![0u64; N_FEATURES];
+    for s in train {
+        for &(i, c) in data.feats(s) {
+            freq[usize::from(i)] += u64::from(c.unsigned_abs());
+        }
+    }
+    let index = |name: &str| (0..N_FEATURES).find(|&i| feature_name(i) == name);
+    let names = ["pawn", "knight", "bishop", "rook", "queen", "king"];
+    for (p, piece) in names.iter().enumerate() {
+        let mut groups: Vec<(Vec<usize>, bool)> = Vec::new();
+        let squares: Vec<usize> = (0..64)
+            .filter(|&sq| p != 0 || (8..56).contains(&sq))
+            .filter_map(|sq| {
+                let name = format!("pst.{piece}.{}", duel_chess::cozy_chess::Square::index(sq));
+                index(&name)
+            })
+            .collect();
+        groups.push((squares, false));
+        let mobility: Vec<usize> = (0..N_FEATURES)
+            .filter(|&i| feature_name(i).starts_with(&format!("mobility.{piece}.")))
+            .collect();
+        if !mobility.is_empty() {
+            groups.push((mobility, true));
+        }
+        let material = index(&format!("material.{piece}"));
+        for (members, weighted) in groups {
+            for phase in 0..2 {
+                let (mut sum, mut total) = (0.0, 0.0);
+                for &i in &members {
+                    let f = if weighted { freq[i] as f64 } else { 1.0 };
+                    sum += f * w[2 * i + phase];
+                    total += f;
+                }
+                if total == 0.0 {
+                    continue;
+                }
+                let mean = sum / total;
+                for &i in &members {
+                    w[2 * i + phase] -= mean;
+                }
+                if let Some(mat) = material {
+                    w[2 * mat + phase] += mean;
+                }
+            }
+        }
+    }
+}
+
+/// Strong (with `weights`) against Pst at `nodes` per move, each of `n_openings` random
+/// openings played with both colours. Returns the summary; `log` sees a line per opening.
+pub fn play_match(
+    weights: Weights,
+    nodes: u64,
+    n_openings: usize,
+    seed: u64,
+    mut log: impl FnMut(&str),
+) -> String {
+    let mut strong = Searcher::new(Strong::new(weights), search_config());
+    let mut pst = Searcher::new(Pst, search_config());
+    let starts = openings(n_openings, seed);
+    let start = Instant::now();
+    let (mut w, mut d, mut l) = (0u32, 0u32, 0u32);
+    let mut pairs = Vec::new();
+    let mut games = Vec::new();
+    for (i, s) in starts.iter().enumerate() {
+        // Half points for Strong: as White, then as Black.
+        let a = play_game(s, &mut strong, &mut pst, nodes, None);
+        let b = 2 - play_game(s, &mut pst, &mut strong, nodes, None);
+        for r in [a, b] {
+            match r {
+                2 => w += 1,
+                1 => d += 1,
+                _ => l += 1,
+            }
+            games.push(f64::from(r) / 2.0);
+        }
+        pairs.push(f64::from(a + b) / 4.0);
+        log(&format!(
+            "opening {:>3} {}: strong {} as White, {} as Black; W/D/L {w}/{d}/{l}",
+            i + 1,
+            s.to_text(),
+            ["loses", "draws", "wins"][usize::from(a)],
+            ["loses", "draws", "wins"][usize::from(b)],
+        ));
+    }
+    let n = f64::from(w + d + l);
+    let score = (f64::from(w) + 0.5 * f64::from(d)) / n.max(1.0);
+    let (e, lo, hi) = crate_elo(&pairs);
+    let (_, glo, ghi) = crate_elo(&games);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "strong vs pst, {nodes} nodes per move, {} openings of {OPENING_PLIES} random plies (seed {seed}), {} games",
+        starts.len(),
+        w + d + l
+    );
+    let _ = writeln!(
+        out,
+        "W/D/L (strong) {w}/{d}/{l}, score {:.1}%",
+        100.0 * score
+    );
+    let _ = writeln!(
+        out,
+        "Elo {e:+.0}, 95% interval [{lo:+.0}, {hi:+.0}] (per-pair variance); per-game [{glo:+.0}, {ghi:+.0}]"
+    );
+    let _ = writeln!(out, "time {:.1} s", start.elapsed().as_secs_f64());
+    out
+}
+
+/// Elo and its 95% interval from per-sample scores: Othello's match code does the sums.
+fn crate_elo(scores: &[f64]) -> (f64, f64, f64) {
+    duel_train::matches::elo_interval(scores)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Positions along seeded random games: varied material, phases and pawn structures.
+    fn random_positions(n: usize, seed: u64) -> Vec<Chess> {
+        let mut rng = SplitMix64::new(seed);
+        let mut out = Vec::new();
+        let mut moves = Vec::new();
+        while out.len() < n {
+            let mut pos = Chess::start();
+            for _ in 0..rng.below(120) {
+                if pos.outcome().is_some() {
+                    break;
+                }
+                pos.generate_moves(&mut moves);
+                pos.play(moves[rng.below(moves.len())]);
+            }
+            if pos.outcome().is_none() {
+                out.push(Chess::from_text(&pos.to_text()).unwrap());
+            }
+        }
+        out
+    }
+
+    /// Labels that are the exact expected scores of a known linear model: the fit must find
+    /// its K and predict its values, from a different starting point.
+    #[test]
+    fn fit_recovers_a_known_model() {
+        let mut truth = Weights::hand();
+        let mut rng = SplitMix64::new(7);
+        for i in 0..N_FEATURES {
+            if !feature_name(i).starts_with("pst.") {
+                let [mg, eg] = truth.get(i);
+                let r = |rng: &mut SplitMix64| rng.below(41) as i32 - 20;
+                truth.set(i, [mg + r(&mut rng), eg + r(&mut rng)]);
+            }
+        }
+        let k_true = 1.3;
+        let positions = random_positions(3000, 11);
+        let mut data = Dataset::default();
+        let mut scratch = Vec::new();
+        let tw = to_floats(&truth);
+        for pos in &positions {
+            data.push(pos, 0.0, &mut scratch);
+            let s = *data.samples.last().unwrap();
+            data.samples.last_mut().unwrap().result = sigmoid(k_true * data.value(&s, &tw)) as f32;
+        }
+        let k = fit_k(&data, &data.samples, &tw);
+        assert!((k - k_true).abs() < 0.01, "K {k}");
+
+        // Start from the hand values (material right, the rest off by up to 20 cp), K fixed at
+        // the fitted value for them: the weights must move to predict the model.
+        let cfg = FitConfig {
+            valid_percent: 10,
+            epochs: 400,
+            learning_rate: 2.0,
+            lambda: 0.0,
+        };
+        let r = fit(&data, &Weights::hand(), &cfg, |_| {});
+        let fitted = to_floats(&r.weights);
+        let hand = to_floats(&Weights::hand());
+        // Compared as expected scores: the loss, like a game, hardly tells +900 from +1200.
+        let err = |w: &[f64]| {
+            data.samples
+                .iter()
+                .map(|s| (sigmoid(k * data.value(s, w)) - sigmoid(k * data.value(s, &tw))).abs())
+                .sum::<f64>()
+                / data.len() as f64
+        };
+        let (before, after) = (err(&hand), err(&fitted));
+        assert!(
+            after < before / 3.0 && after < 0.01,
+            "mean |score error| {before:.4} -> {after:.4}"
+        );
+        let n_valid = data.len() / 10;
+        let valid = &data.samples[data.len() - n_valid..];
+        assert!(data.loss(valid, &fitted, r.k) < data.loss(valid, &hand, r.k) / 3.0);
+    }
+
+    #[test]
+    fn recentring_changes_no_value() {
+        let positions = random_positions(300, 5);
+        let mut data = Dataset::default();
+        let mut scratch = Vec::new();
+        for pos in &positions {
+            data.push(pos, 0.5, &mut scratch);
+        }
+        let mut w = to_floats(&Weights::hand());
+        let mut rng = SplitMix64::new(3);
+        w.iter_mut().for_each(|x| *x += rng.below(21) as f64 - 10.0);
+        let before: Vec<f64> = data.samples.iter().map(|s| data.value(s, &w)).collect();
+        recentre(&data, &data.samples, &mut w);
+        for (s, b) in data.samples.iter().zip(before) {
+            assert!((data.value(s, &w) - b).abs() < 1e-6);
+        }
+    }
+
+    #[test]
+    fn bad_data_lines_are_errors() {
+        assert!(Dataset::parse("8/8/8/8/8/8/8/8 w - - 0 1;1").is_err());
+        assert!(Dataset::parse(&format!("{};2", duel_chess::START_FEN)).is_err());
+        assert!(Dataset::parse(duel_chess::START_FEN).is_err());
+        let d = Dataset::parse(&format!(
+            "{};0.5\n\n{};1\n",
+            duel_chess::START_FEN,
+            duel_chess::START_FEN
+        ))
+        .unwrap();
+        assert_eq!(d.len(), 2);
+    }
+
+    #[test]
+    fn games_end_and_openings_differ() {
+        let o = openings(4, 9);
+        assert_eq!(o.len(), 4);
+        let mut a = Searcher::new(Pst, search_config());
+        let mut b = Searcher::new(Strong::new(Weights::hand()), search_config());
+        let mut fens = Vec::new();
+        let r = play_game(&o[0], &mut a, &mut b, 300, Some(&mut fens));
+        assert!(r <= 2);
+        assert!(!fens.is_empty());
+        assert!(fens.iter().all(|f| Chess::from_text(f).is_ok()));
+    }
+}

@@ -39,6 +39,12 @@ pub const ETC_MIN_EMPTIES: u32 = 10;
 /// alone.
 pub const SHALLOW_SORT_MIN_EMPTIES: u32 = 16;
 
+/// How much the shallow search's value (1/16 disc per unit) weighs against fastest-first
+/// (64 per reply left to the opponent) in the sort key. At 4 a disc of expected gain is worth
+/// one reply: with 64 the search's value drowned the mobility term, and FFO #59 took 6.31 G
+/// nodes instead of 62 M (docs/BENCHMARKS.md).
+const PROBE_WEIGHT: i32 = 4;
+
 /// The stability cut-off is tried only from this alpha up: below it a cut needs so many
 /// stable discs that the test rarely pays for itself.
 const STABILITY_MIN_ALPHA: i32 = 4;
@@ -629,7 +635,7 @@ impl<E: Estimate> Solver<E> {
                 } else {
                     2
                 };
-                key -= self.probe(np, no, -PROBE_INF, PROBE_INF, n - 1, depth) * 64;
+                key -= self.probe(np, no, -PROBE_INF, PROBE_INF, n - 1, depth) * PROBE_WEIGHT;
             }
             c.key = key;
         }

@@ -1,19 +1,9 @@
 //! `duel match`: a short match against itself (the UCI side of the arena), against an xboard
 //! engine when one is installed, and the refusals of bad flags.
 
-use std::process::Command;
+mod common;
 
-fn duel(args: &[&str]) -> (String, String, bool) {
-    let out = Command::new(env!("CARGO_BIN_EXE_duel"))
-        .args(args)
-        .output()
-        .expect("duel runs");
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-        out.status.success(),
-    )
-}
+use common::duel;
 
 /// Runs a two-game match against `second` (with `extra` flags); checks the report and the PGN
 /// file.

@@ -1,19 +1,9 @@
 //! `duel suite`: a few Win At Chess positions whose answer is a short forced win (so a shallow
 //! search must find it), and the refusals of bad suite files.
 
-use std::process::Command;
+mod common;
 
-fn duel(args: &[&str]) -> (String, String, bool) {
-    let out = Command::new(env!("CARGO_BIN_EXE_duel"))
-        .args(args)
-        .output()
-        .expect("duel runs");
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-        out.status.success(),
-    )
-}
+use common::duel;
 
 fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
     let path = std::env::temp_dir().join(format!("duel-suite-{}-{name}", std::process::id()));

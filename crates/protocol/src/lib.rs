@@ -4,3 +4,31 @@
 
 pub mod nboard;
 pub mod uci;
+
+use thiserror::Error;
+
+/// What was wrong with a line, in any protocol.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ParseError {
+    /// An empty line (engines ignore it silently).
+    #[error("empty line")]
+    Empty,
+    /// A command this engine does not know.
+    #[error("unknown command '{0}'")]
+    Unknown(String),
+    /// A known command with a missing or malformed argument.
+    #[error("bad argument for '{command}': {reason}")]
+    BadArgument {
+        /// The command.
+        command: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+pub(crate) fn bad(command: &str, reason: impl Into<String>) -> ParseError {
+    ParseError::BadArgument {
+        command: command.to_string(),
+        reason: reason.into(),
+    }
+}

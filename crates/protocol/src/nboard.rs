@@ -19,8 +19,6 @@
 
 use std::fmt;
 
-use thiserror::Error;
-
 /// A line from the GUI.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Command {
@@ -48,31 +46,8 @@ pub enum Command {
     Quit,
 }
 
-/// What was wrong with a line.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum ParseError {
-    /// An empty line.
-    #[error("empty line")]
-    Empty,
-    /// A command this engine does not know.
-    #[error("unknown command '{0}'")]
-    Unknown(String),
-    /// A known command with a missing or malformed argument.
-    #[error("bad argument for '{command}': {reason}")]
-    BadArgument {
-        /// The command.
-        command: String,
-        /// What is wrong.
-        reason: String,
-    },
-}
-
-fn bad(command: &str, reason: impl Into<String>) -> ParseError {
-    ParseError::BadArgument {
-        command: command.to_string(),
-        reason: reason.into(),
-    }
-}
+use crate::bad;
+pub use crate::ParseError;
 
 fn number<T: std::str::FromStr>(command: &str, arg: Option<&str>) -> Result<T, ParseError> {
     let arg = arg.ok_or_else(|| bad(command, "a number is missing"))?;

@@ -29,8 +29,6 @@
 
 use std::fmt;
 
-use thiserror::Error;
-
 /// A line from the GUI.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
@@ -146,31 +144,8 @@ impl Go {
     }
 }
 
-/// What was wrong with a line.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum ParseError {
-    /// An empty line (engines ignore it silently).
-    #[error("empty line")]
-    Empty,
-    /// A command this engine does not know.
-    #[error("unknown command '{0}'")]
-    Unknown(String),
-    /// A known command with a missing or malformed argument.
-    #[error("bad argument for '{command}': {reason}")]
-    BadArgument {
-        /// The command.
-        command: String,
-        /// What is wrong.
-        reason: String,
-    },
-}
-
-fn bad(command: &str, reason: impl Into<String>) -> ParseError {
-    ParseError::BadArgument {
-        command: command.to_string(),
-        reason: reason.into(),
-    }
-}
+use crate::bad;
+pub use crate::ParseError;
 
 /// The words `go` gives a meaning to: `searchmoves` stops at them, so a GUI that puts
 /// `searchmoves` before other parameters is understood (Stockfish would take them as moves).

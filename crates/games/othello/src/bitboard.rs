@@ -151,37 +151,88 @@ pub fn neighbours(discs: u64) -> u64 {
 /// disc of its own colour; the set grows from the corners until nothing changes. This is a
 /// subset of the truly stable discs, which is what a cut-off needs.
 pub fn stable(p: u64, o: u64) -> u64 {
-    let occupied = p | o;
-    let full = full_lines(occupied);
-    let edge = |bits: u64, f: u64| bits & f;
-    let mut stable_p = 0;
-    let mut stable_o = 0;
-    for (own, st) in [(p, &mut stable_p), (o, &mut stable_o)] {
-        let mut s = 0u64;
-        loop {
-            // Along each line, a neighbour off the board counts as stable.
-            let horiz = full[0]
-                | edge(own, 0x8181_8181_8181_8181)
-                | ((s << 1) & !0x0101_0101_0101_0101)
-                | ((s >> 1) & !0x8080_8080_8080_8080);
-            let vert = full[1] | edge(own, 0xFF00_0000_0000_00FF) | (s << 8) | (s >> 8);
-            let diag = full[2]
-                | edge(own, EDGES)
-                | ((s << 9) & !0x0101_0101_0101_0101)
-                | ((s >> 9) & !0x8080_8080_8080_8080);
-            let anti = full[3]
-                | edge(own, EDGES)
-                | ((s << 7) & !0x8080_8080_8080_8080)
-                | ((s >> 7) & !0x0101_0101_0101_0101);
-            let next = own & horiz & vert & diag & anti;
-            if next == s {
-                break;
-            }
-            s = next;
-        }
-        *st = s;
+    let full = full_lines(p | o);
+    stable_own(p, &full) | stable_own(o, &full)
+}
+
+/// The stable discs of `own` alone (see [`stable`]), `occupied` being both sides' discs: the
+/// solver's cut-off only needs the opponent's, at half the cost.
+#[inline]
+pub fn stable_discs(own: u64, occupied: u64) -> u64 {
+    stable_own(own, &full_lines(occupied))
+}
+
+/// The fixed point of [`stable`] for one colour, given the full lines.
+#[inline]
+fn stable_own(own: u64, full: &[u64; 4]) -> u64 {
+    const A: u64 = 0x0101_0101_0101_0101;
+    const H: u64 = 0x8080_8080_8080_8080;
+    // Along each line, a neighbour off the board counts as stable.
+    let horiz0 = full[0] | (own & (A | H));
+    let vert0 = full[1] | (own & 0xFF00_0000_0000_00FF);
+    let diag0 = full[2] | (own & EDGES);
+    let anti0 = full[3] | (own & EDGES);
+    let mut s = own & horiz0 & vert0 & diag0 & anti0;
+    if s == 0 {
+        return 0;
     }
-    stable_p | stable_o
+    loop {
+        let horiz = horiz0 | ((s << 1) & !A) | ((s >> 1) & !H);
+        let vert = vert0 | (s << 8) | (s >> 8);
+        let diag = diag0 | ((s << 9) & !A) | ((s >> 9) & !H);
+        let anti = anti0 | ((s << 7) & !H) | ((s >> 7) & !A);
+        let next = s | (own & horiz & vert & diag & anti);
+        if next == s {
+            return s;
+        }
+        s = next;
+    }
+}
+
+/// For each of the four line directions (horizontal, vertical, diagonal a1-h8, anti-diagonal
+/// h1-a8), the squares whose whole line in that direction is occupied: the empties are spread
+/// both ways along each direction (in steps of 1, 2 and 4 squares, masked so nothing wraps
+/// round the board's side) and what they never reach is full.
+#[inline]
+fn full_lines(occupied: u64) -> [u64; 4] {
+    const NOT_A: u64 = !0x0101_0101_0101_0101;
+    const NOT_AB: u64 = !0x0303_0303_0303_0303;
+    const NOT_AD: u64 = !0x0F0F_0F0F_0F0F_0F0F;
+    const NOT_H: u64 = !0x8080_8080_8080_8080;
+    const NOT_GH: u64 = !0xC0C0_C0C0_C0C0_C0C0;
+    const NOT_EH: u64 = !0xF0F0_F0F0_F0F0_F0F0;
+    let e = !occupied;
+    // Towards higher files (east), the shifts up by 1, 9 (north-east) and down by 7
+    // (south-east); towards lower files the mirror images.
+    let spread = |up: u32, down: u32, east: bool| {
+        let (m1, m2, m4) = if east {
+            (NOT_A, NOT_AB, NOT_AD)
+        } else {
+            (NOT_H, NOT_GH, NOT_EH)
+        };
+        let mut f = e;
+        f |= (f << up) & m1;
+        f |= (f << (2 * up)) & m2;
+        f |= (f << (4 * up)) & m4;
+        let mut g = e;
+        let (n1, n2, n4) = if east {
+            (NOT_H, NOT_GH, NOT_EH)
+        } else {
+            (NOT_A, NOT_AB, NOT_AD)
+        };
+        g |= (g >> down) & n1;
+        g |= (g >> (2 * down)) & n2;
+        g |= (g >> (4 * down)) & n4;
+        f | g
+    };
+    let h = spread(1, 1, true);
+    let mut v = e;
+    v |= (v << 8) | (v >> 8);
+    v |= (v << 16) | (v >> 16);
+    v |= v.rotate_left(32);
+    let d = spread(9, 9, true);
+    let a = spread(7, 7, false);
+    [!h, !v, !d, !a]
 }
 
 /// The 15 diagonals (a1-h8 direction) and the 15 anti-diagonals (h1-a8 direction), as masks.
@@ -197,9 +248,9 @@ const DIAGONALS: [[u64; 15]; 2] = {
     out
 };
 
-/// For each of the four line directions (horizontal, vertical, diagonal a1-h8, anti-diagonal
-/// h1-a8), the squares whose whole line in that direction is occupied.
-fn full_lines(occupied: u64) -> [u64; 4] {
+/// [`full_lines`] by the definition, line by line: the test's reference.
+#[cfg(test)]
+fn full_lines_by_lines(occupied: u64) -> [u64; 4] {
     let mut h = 0;
     for r in 0..8 {
         if (occupied >> (8 * r)) & 0xFF == 0xFF {
@@ -357,6 +408,23 @@ mod tests {
                 flips(o, p, sq).count_ones(),
                 "{o:#x} {sq}"
             );
+        }
+    }
+
+    #[test]
+    fn full_lines_agree_with_the_definition() {
+        let mut rng = duel_core::SplitMix64::new(11);
+        for _ in 0..20_000 {
+            // Mostly full boards, where full lines are common.
+            let occupied = rng.next() | rng.next() | rng.next();
+            assert_eq!(
+                full_lines(occupied),
+                full_lines_by_lines(occupied),
+                "{occupied:#x}"
+            );
+            let p = occupied & rng.next();
+            let o = occupied & !p;
+            assert_eq!(stable_discs(o, occupied), stable(p, o) & o, "{p:#x} {o:#x}");
         }
     }
 

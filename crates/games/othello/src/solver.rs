@@ -12,8 +12,15 @@
 //!   move is tried before the others are sorted;
 //! - **few empties**: no table and no move list; the empty squares are tried directly, those in
 //!   quadrants with an odd number of empties first (parity: the last move of a region is worth
-//!   having);
+//!   having); the stability cut-off still applies;
 //! - **one empty**: the score is counted from the flips of that one square, no move played.
+//!
+//! Far from the end ([`PROBCUT_ID_MIN_EMPTIES`] and up), [`Solver::solve`] runs selective passes
+//! before the exact one, as Edax does: ProbCut cuts a node when a shallow search lands far
+//! outside the window, by once and then twice its measured error. Each pass starts from
+//! the last one's value and leaves in the table the best moves the next one tries first; the
+//! table keeps, with every bound, the level it was found at, and a pass trusts only bounds at
+//! least as exact as itself, so the last pass's value is exact.
 //!
 //! Every final score is even (64 discs and empties split between winner and total), so the
 //! driver only ever needs windows between even numbers.
@@ -22,7 +29,9 @@ use std::sync::Arc;
 
 use duel_core::Game;
 
-use crate::bitboard::{flips, last_flip_count, moves, neighbours, stable, CORNERS, X_SQUARES};
+use crate::bitboard::{
+    flips, last_flip_count, moves, neighbours, stable_discs, CORNERS, X_SQUARES,
+};
 use crate::board::final_score;
 use crate::estimate::Estimate;
 use crate::{Move, Othello, Pattern};
@@ -69,11 +78,34 @@ const SELECTIVE_WIDTH: usize = 2;
 /// the order too rarely to pay for itself.
 const POTENTIAL_MOBILITY_MIN_EMPTIES: u32 = 10;
 
+/// ProbCut's confidence levels for the passes before the exact one, in hundredths of the
+/// shallow search's standard error: a node is cut when the shallow value lies this many
+/// errors beyond the window. [`EXACT`] (past the end) is the exact search. On FFO #53 four
+/// levels (1, 1.5, 2, 3) took 86 s, one (1.5) 93 s, these two 76 s.
+const SELECTIVITY: [i32; 2] = [100, 200];
+
+/// The selectivity level of the exact search: no ProbCut, every bound proven.
+const EXACT: u8 = SELECTIVITY.len() as u8;
+
+/// ProbCut tries nodes from this many empties up; below, subtrees are solved exactly even in
+/// the selective passes (so what the table holds for them is exact whatever the pass).
+const PROBCUT_MIN_EMPTIES: u32 = 12;
+
+/// From this many empties up, [`Solver::solve`] first runs the selective passes, which leave
+/// in the table the best moves the exact pass then tries first.
+pub const PROBCUT_ID_MIN_EMPTIES: u32 = 20;
+
 /// The default table: 2^21 entries of 24 bytes (48 MiB).
 pub const DEFAULT_TT_BITS: u32 = 21;
 
 /// Above every score.
 const INF: i32 = 127;
+
+/// The standard deviation, in 1/16 disc, of a 2-ply and a 4-ply search with the pattern
+/// evaluator from the exact score (about 7 and 6 discs at 12 to 24 empties, measured by
+/// `examples/probcut_sigma.rs`).
+const PROBCUT_SIGMA_2: i32 = 112;
+const PROBCUT_SIGMA_4: i32 = 96;
 
 /// Above every value of the ordering probe.
 const PROBE_INF: i32 = 1 << 20;
@@ -96,6 +128,8 @@ struct Entry {
     upper: i8,
     best: u8,
     empties: u8,
+    /// The selectivity level under which the bounds were found ([`EXACT`]: proven).
+    sel: u8,
 }
 
 impl Default for Entry {
@@ -108,6 +142,7 @@ impl Default for Entry {
             upper: 64,
             best: 64,
             empties: 0,
+            sel: EXACT,
         }
     }
 }
@@ -143,6 +178,8 @@ pub struct Solver<E: Estimate = Pattern> {
     mask: usize,
     near: Vec<Entry>,
     nodes: u64,
+    /// The current pass's selectivity level ([`EXACT`] outside [`Solver::solve`]'s passes).
+    sel: u8,
 }
 
 impl<E: Estimate> std::fmt::Debug for Solver<E> {
@@ -227,6 +264,7 @@ impl<E: Estimate> Solver<E> {
             mask: size - 1,
             near: vec![Entry::default(); 1 << NEAR_TT_BITS],
             nodes: 0,
+            sel: EXACT,
         }
     }
 
@@ -257,7 +295,27 @@ impl<E: Estimate> Solver<E> {
             c.key = -self.selective(np, no, -64, 64, n - 1);
         }
         list.sort_by_key(|c| -c.key);
-        let guess = list[0].key;
+        let mut guess = list[0].key;
+        let first = if n >= PROBCUT_ID_MIN_EMPTIES {
+            0
+        } else {
+            EXACT
+        };
+        let mut best = list[0].sq;
+        for sel in first..=EXACT {
+            self.sel = sel;
+            (guess, best) = self.aspire(p, o, n, guess, list);
+        }
+        Solution {
+            score: guess,
+            best_move: Some(Move::square(best as u8)),
+            nodes: self.nodes,
+        }
+    }
+
+    /// The root searched in windows around `guess`, widened until the value falls inside (at
+    /// the current selectivity level).
+    fn aspire(&mut self, p: u64, o: u64, n: u32, guess: i32, list: &mut [Candidate]) -> (i32, u32) {
         let (mut alpha, mut beta) = ((guess - 1).max(-65), (guess + 1).min(65));
         let mut delta = 2;
         loop {
@@ -269,11 +327,7 @@ impl<E: Estimate> Solver<E> {
                 alpha = score - 1;
                 beta = (score + delta + 1).min(65);
             } else {
-                return Solution {
-                    score,
-                    best_move: Some(Move::square(best as u8)),
-                    nodes: self.nodes,
-                };
+                return (score, best);
             }
             delta *= 2;
         }
@@ -438,24 +492,40 @@ impl<E: Estimate> Solver<E> {
         }
         self.nodes += 1;
 
-        // Stability cut-off: the opponent's stable discs are lost to us for good.
-        if alpha >= STABILITY_MIN_ALPHA && 64 - 2 * (o.count_ones() as i32) <= alpha {
-            let cap = 64 - 2 * (stable(o, p) & o).count_ones() as i32;
-            if cap <= alpha {
-                return cap;
-            }
+        if let Some(cap) = stability_cut(p, o, alpha) {
+            return cap;
         }
 
         let mut tt_move = 64;
         if let Some(e) = self.probe_tt(p, o, n) {
-            let (lo, up) = (i32::from(e.lower), i32::from(e.upper));
-            if lo > alpha {
-                return lo;
-            }
-            if up <= alpha {
-                return up;
+            if e.sel >= self.sel {
+                let (lo, up) = (i32::from(e.lower), i32::from(e.upper));
+                if lo > alpha {
+                    return lo;
+                }
+                if up <= alpha {
+                    return up;
+                }
             }
             tt_move = u32::from(e.best);
+        }
+
+        // ProbCut (selective passes only): when a shallow search lands far enough outside the
+        // window, the exact value very probably does too.
+        if self.sel < EXACT && n >= PROBCUT_MIN_EMPTIES {
+            let (depth, sigma) = if n >= 20 {
+                (4, PROBCUT_SIGMA_4)
+            } else {
+                (2, PROBCUT_SIGMA_2)
+            };
+            let margin = SELECTIVITY[self.sel as usize] * sigma / 100;
+            let (high, low) = ((alpha + 1) * 16 + margin, alpha * 16 - margin);
+            if self.probe(p, o, high - 1, high, n, depth) >= high {
+                return alpha + 1;
+            }
+            if self.probe(p, o, low, low + 1, n, depth) <= low {
+                return alpha;
+            }
         }
 
         let mut list = [Candidate::default(); 32];
@@ -472,7 +542,7 @@ impl<E: Estimate> Solver<E> {
                 let (np, no) = (o & !c.flips, p | c.flips | (1 << c.sq));
                 // The child's upper bound, negated, is a lower bound for us.
                 if let Some(e) = self.probe_tt(np, no, n - 1) {
-                    if -i32::from(e.upper) > alpha {
+                    if e.sel >= self.sel && -i32::from(e.upper) > alpha {
                         return -i32::from(e.upper);
                     }
                 }
@@ -517,11 +587,23 @@ impl<E: Estimate> Solver<E> {
     /// Records what a search in (`alpha`, `beta`) that returned `best` proved.
     #[allow(clippy::too_many_arguments)]
     fn store(&mut self, p: u64, o: u64, n: u32, alpha: i32, beta: i32, best: i32, best_sq: u32) {
+        // Small subtrees hold no ProbCut, so their values are exact in every pass.
+        let sel = if n < PROBCUT_MIN_EMPTIES {
+            EXACT
+        } else {
+            self.sel
+        };
         let e = self.slot_for_store(p, o, n);
         let (mut lo, mut up) = (-64, 64);
         if e.holds(p, o) {
-            lo = i32::from(e.lower);
-            up = i32::from(e.upper);
+            if e.sel > sel {
+                // Proven bounds outrank a guess.
+                return;
+            }
+            if e.sel == sel {
+                lo = i32::from(e.lower);
+                up = i32::from(e.upper);
+            }
         }
         if best > alpha {
             lo = lo.max(best);
@@ -536,6 +618,7 @@ impl<E: Estimate> Solver<E> {
             upper: up as i8,
             best: best_sq as u8,
             empties: n as u8,
+            sel,
         };
     }
 
@@ -628,12 +711,13 @@ impl<E: Estimate> Solver<E> {
             }
             if n >= SHALLOW_SORT_MIN_EMPTIES {
                 // A shallow search: what the opponent can make of the position, roughly.
-                let depth = if n >= 22 {
-                    4
-                } else if n >= 19 {
-                    3
-                } else {
-                    2
+                // Measured on FFO #49/#50: each extra ply pays for itself only this far up
+                // (the evaluations are most of the solver's time).
+                let depth = match n {
+                    24.. => 4,
+                    20..=23 => 3,
+                    18..=19 => 2,
+                    _ => 1,
                 };
                 key -= self.probe(np, no, -PROBE_INF, PROBE_INF, n - 1, depth) * PROBE_WEIGHT;
             }
@@ -706,6 +790,11 @@ impl<E: Estimate> Solver<E> {
             return solve_1(p, o, empties.trailing_zeros());
         }
         self.nodes += 1;
+        // Here too: the cut-off saves more nodes in the last empties than anywhere (about half
+        // of FFO #48's 120 M) now that the stable discs cost a few dozen shifts.
+        if let Some(cap) = stability_cut(p, o, alpha) {
+            return cap;
+        }
         let mut best = -INF;
         let odd = empties & PARITY_MASKS[parity as usize];
         for set in [odd, empties & !odd] {
@@ -799,6 +888,18 @@ impl<E: Estimate> Solver<E> {
         }
         final_score(p, o)
     }
+}
+
+/// The stability cut-off: the opponent's stable discs are lost to us for good, so our score is
+/// at most 64 minus twice their number; `Some(cap)` when that fails low against `alpha`.
+#[inline]
+fn stability_cut(p: u64, o: u64, alpha: i32) -> Option<i32> {
+    // Only worth counting when the opponent has few enough discs for a cut to be possible.
+    if alpha < STABILITY_MIN_ALPHA || 64 - 2 * (o.count_ones() as i32) > alpha {
+        return None;
+    }
+    let cap = 64 - 2 * stable_discs(o, p | o).count_ones() as i32;
+    (cap <= alpha).then_some(cap)
 }
 
 /// The bit of the quadrant holding `sq` in a parity set.
@@ -932,4 +1033,49 @@ pub fn solve_all_moves<E: Estimate>(solver: &mut Solver<E>, pos: &Othello) -> Ve
         .collect();
     out.sort_by_key(|&(mv, v)| (-v, mv));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// FFO #26-#34 (20 empties each), exact scores from the file.
+    fn positions() -> Vec<(Othello, i32)> {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../data/othello/ffo-1-39.txt"
+        );
+        let text = std::fs::read_to_string(path).expect("data/othello/ffo-1-39.txt");
+        text.lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(|l| l.split_whitespace().collect::<Vec<_>>())
+            .filter(|f| (26..=34).contains(&f[0].parse::<u32>().unwrap_or(0)))
+            .map(|f| {
+                let pos = Othello::from_text(&format!("{} {}", f[1], f[2])).expect("FFO position");
+                (pos, f[3].parse().expect("score"))
+            })
+            .collect()
+    }
+
+    /// A selective pass fills the table with bounds that may be wrong; the exact search after
+    /// it, in the same table, must not use them.
+    #[test]
+    fn exact_search_ignores_selective_bounds() {
+        let mut solver = Solver::new(18);
+        let mut wrong = 0;
+        for (pos, score) in positions() {
+            solver.clear();
+            // The loosest level, from a window where its cuts are wrong most often.
+            solver.sel = 0;
+            for (a, b) in [(-64, 64), (score - 3, score - 1), (score + 1, score + 3)] {
+                let s = solver.solve_window(&pos, a, b).score;
+                wrong += usize::from((a == -64 && s != score) || (a != -64 && s > a && s < b));
+            }
+            solver.sel = EXACT;
+            assert_eq!(solver.solve_window(&pos, -64, 64).score, score);
+            assert_eq!(solver.solve_window(&pos, score - 1, score + 1).score, score);
+        }
+        // The test means something only if the selective passes did leave wrong values.
+        assert!(wrong > 0, "no selective pass went wrong");
+    }
 }

@@ -51,13 +51,23 @@ fn ffo_1_to_19() {
     check_ffo("ffo-1-39.txt", 1, 19);
 }
 
-/// From 18 empties `solve` guesses the value and searches a window around it: it must agree
-/// with one full-window search and with the file.
+/// From 18 empties `solve` guesses the value and searches a window around it, and from 20 it
+/// runs ProbCut passes first, whose bounds the table must not lend to the exact pass: it must
+/// agree with one full-window search and with the file.
 #[test]
 fn guessed_window_agrees_with_full_window() {
     let mut solver = Solver::new(20);
-    for case in common::ffo("ffo-1-39.txt", 23, 24) {
-        assert!(case.pos.empties().count_ones() >= duel_othello::solver::GUESS_MIN_EMPTIES);
+    // #23-#24 (18-19 empties) take the guessed window alone; #27, #29 (20) and #39 (26) the
+    // ProbCut passes too.
+    let cases = [(23, 24), (27, 27), (29, 29), (39, 39)]
+        .into_iter()
+        .flat_map(|(a, b)| common::ffo("ffo-1-39.txt", a, b));
+    for case in cases {
+        let empties = case.pos.empties().count_ones();
+        assert!(empties >= duel_othello::solver::GUESS_MIN_EMPTIES);
+        assert!(
+            (18..20).contains(&empties) || empties >= duel_othello::solver::PROBCUT_ID_MIN_EMPTIES
+        );
         let guessed = solver.solve(&case.pos);
         solver.clear();
         let full = solver.solve_window(&case.pos, -64, 64);

@@ -6,7 +6,7 @@
 mod chess;
 
 use std::io::{BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -190,6 +190,25 @@ fn load_pattern(weights: Option<&PathBuf>) -> Result<Pattern, String> {
     }
 }
 
+/// Flushes a generation run's output and says what it wrote, or names the write that failed.
+fn report_written<N: std::fmt::Display>(
+    n: std::io::Result<N>,
+    w: &mut impl Write,
+    out: &Path,
+    games: u32,
+    start: Instant,
+) -> Result<(), String> {
+    let n = n
+        .and_then(|n| w.flush().map(|()| n))
+        .map_err(|e| format!("writing {}: {e}", out.display()))?;
+    println!(
+        "{games} games, {n} positions in {:.1} s -> {}",
+        start.elapsed().as_secs_f64(),
+        out.display()
+    );
+    Ok(())
+}
+
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Gen {
@@ -242,14 +261,8 @@ fn run(cli: Cli) -> Result<(), String> {
                     let p = load_pattern(weights.as_ref())?;
                     data::generate(&cfg, p, &mut w, report)
                 }
-            }
-            .and_then(|n| w.flush().map(|()| n))
-            .map_err(|e| format!("writing {}: {e}", out.display()))?;
-            println!(
-                "{games} games, {n} positions in {:.1} s -> {}",
-                start.elapsed().as_secs_f64(),
-                out.display()
-            );
+            };
+            report_written(n, &mut w, &out, games, start)?;
         }
         Command::Fit {
             data: files,
@@ -346,14 +359,8 @@ fn run(cli: Cli) -> Result<(), String> {
                     let strong = duel_chess::Strong::new(weights);
                     chess::generate(strong, &cfg, &mut w, report)
                 }
-            }
-            .and_then(|n| w.flush().map(|()| n))
-            .map_err(|e| format!("writing {}: {e}", out.display()))?;
-            println!(
-                "{games} games, {n} positions in {:.1} s -> {}",
-                start.elapsed().as_secs_f64(),
-                out.display()
-            );
+            };
+            report_written(n, &mut w, &out, games, start)?;
         }
         Command::ChessFit {
             data: files,

@@ -190,6 +190,16 @@ fn load_pattern(weights: Option<&PathBuf>) -> Result<Pattern, String> {
     }
 }
 
+/// Opens a generation run's output to append records to (runs add to one file).
+fn open_for_append(out: &Path) -> Result<BufWriter<std::fs::File>, String> {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(out)
+        .map(BufWriter::new)
+        .map_err(|e| format!("opening {}: {e}", out.display()))
+}
+
 /// Flushes a generation run's output and says what it wrote, or names the write that failed.
 fn report_written<N: std::fmt::Display>(
     n: std::io::Result<N>,
@@ -238,12 +248,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 depth,
                 solve_empties,
             };
-            let file = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&out)
-                .map_err(|e| format!("opening {}: {e}", out.display()))?;
-            let mut w = BufWriter::new(file);
+            let mut w = open_for_append(&out)?;
             let start = Instant::now();
             let mut next_report = 100;
             let report = |done: u32, recs: u64| {
@@ -328,12 +333,7 @@ fn run(cli: Cli) -> Result<(), String> {
             if weights.is_some() && matches!(eval, ChessEval::Pst) {
                 return Err("--weights goes with --eval strong".into());
             }
-            let file = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&out)
-                .map_err(|e| format!("opening {}: {e}", out.display()))?;
-            let mut w = BufWriter::new(file);
+            let mut w = open_for_append(&out)?;
             let start = Instant::now();
             let cfg = chess::GenConfig {
                 games,

@@ -318,6 +318,7 @@ impl Supported for Chess {
             lmr: true,
             futility: 90,
             iir: true,
+            late_move_pruning: true,
             ..SearchConfig::default()
         }
     }

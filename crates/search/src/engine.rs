@@ -120,6 +120,11 @@ pub struct SearchConfig {
     /// Internal iterative reduction: a node with no move from the table is searched a ply
     /// shallower, since without that move its ordering is poor and its result less reliable.
     pub iir: bool,
+    /// Late-move pruning: near the horizon, away from the principal variation and not in a
+    /// forcing position, quiet moves after the first few (more the deeper) are not searched at
+    /// all, unless they make a forcing position (chess: give check); with good ordering they
+    /// almost never cut.
+    pub late_move_pruning: bool,
 }
 
 impl Default for SearchConfig {
@@ -139,6 +144,7 @@ impl Default for SearchConfig {
             multipv: 1,
             futility: 0,
             iir: false,
+            late_move_pruning: false,
         }
     }
 }
@@ -158,6 +164,9 @@ mod tune {
     /// Futility: reverse futility up to this remaining depth, move futility up to this one.
     pub const REVERSE_FUTILITY_DEPTH: u32 = 6;
     pub const FUTILITY_DEPTH: u32 = 3;
+    /// Late-move pruning up to this remaining depth, after `LMP_BASE + depth²` moves.
+    pub const LMP_DEPTH: u32 = 3;
+    pub const LMP_BASE: usize = 3;
     /// Internal iterative reduction from this remaining depth.
     pub const IIR_MIN_DEPTH: u32 = 4;
     /// History values are halved when one reaches this, to keep recent experience weighty.
@@ -346,6 +355,9 @@ struct Worker<'a, G: Game, E: Evaluator<G>> {
     /// order so the table can store a move as its index.
     keys: Vec<Vec<(i64, u16)>>,
     pv: Vec<Vec<G::Move>>,
+    /// The line of the best root move searched to the end in the iteration under way (empty
+    /// before the first): what a stop in the middle of the iteration plays.
+    root_line: Vec<G::Move>,
     killers: Vec<[Option<G::Move>; 2]>,
     history: Vec<i32>,
     /// The evaluator's hints for the node being ordered (one buffer: ordering never recurses).
@@ -401,6 +413,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             moves: Vec::new(),
             keys: Vec::new(),
             pv: Vec::new(),
+            root_line: Vec::new(),
             killers: Vec::new(),
             history,
             hints: Vec::new(),
@@ -464,12 +477,21 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             }
             let horizon = self.horizon;
             self.root_depth = depth;
+            self.root_line.clear();
             let value = if self.config.mtdf {
                 self.mtdf(depth, best.value)
             } else {
                 self.aspirate(depth, best.value)
             };
             if self.stopped {
+                // A move that this iteration searched to the end and found better than every
+                // move before it (the last iteration's best is searched first) is the better
+                // choice. Not under MTD(f), whose null windows only bound values, nor with
+                // several lines, whose order the partial passes would break.
+                if !self.root_line.is_empty() && !self.config.mtdf && self.config.multipv <= 1 {
+                    best.best = self.root_line.first().copied();
+                    best.pv.clone_from(&self.root_line);
+                }
                 break;
             }
             let lines = self.more_lines(depth, value, &root_moves);
@@ -789,6 +811,15 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 && !alpha.is_decisive()
                 && e + margin <= alpha.0
         });
+        let prune_after = if self.config.late_move_pruning
+            && quiet_node
+            && depth <= tune::LMP_DEPTH
+            && !alpha.is_decisive()
+        {
+            tune::LMP_BASE + (depth * depth) as usize
+        } else {
+            usize::MAX
+        };
         keys.clear();
         if tt_first {
             keys.push((ORDER_TT, tt_move));
@@ -819,10 +850,11 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 && quiet
                 && depth >= tune::LMR_MIN_DEPTH
                 && i >= tune::LMR_FIRST_MOVE;
+            // Futility and late-move pruning skip quiet moves once one move has been searched.
+            let prunable = quiet && searched > 0 && (futile || searched >= prune_after);
             // A move that gives check (a forcing reply) is neither pruned nor reduced.
-            let checks =
-                (reducible || (futile && quiet && searched > 0)) && self.eval.extend(&self.pos);
-            if futile && quiet && searched > 0 && !checks {
+            let checks = (reducible || prunable) && self.eval.extend(&self.pos);
+            if prunable && !checks {
                 self.pos.undo(mv);
                 self.horizon += 1;
                 continue;
@@ -867,6 +899,9 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                         head[ply].clear();
                         head[ply].push(mv);
                         head[ply].extend_from_slice(&tail[0]);
+                        if ply == 0 {
+                            self.root_line.clone_from(&head[0]);
+                        }
                     }
                 }
                 // 3j.

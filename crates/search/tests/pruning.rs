@@ -1,4 +1,4 @@
-//! The inexact prunings (null move, late-move reductions) are checked for legality and sanity,
+//! The inexact prunings (null move, late-move reductions and pruning) are checked for legality and sanity,
 //! and for the one exact guarantee they keep: a search that runs until no value depends on the
 //! depth limit returns the proven value, whatever it pruned on the way.
 
@@ -187,10 +187,18 @@ fn pruning_configs() -> Vec<(&'static str, SearchConfig)> {
             },
         ),
         (
-            "null move + lmr",
+            "late-move pruning",
+            SearchConfig {
+                late_move_pruning: true,
+                ..base.clone()
+            },
+        ),
+        (
+            "null move + lmr + late-move pruning",
             SearchConfig {
                 null_move: true,
                 lmr: true,
+                late_move_pruning: true,
                 ..base
             },
         ),
@@ -198,7 +206,7 @@ fn pruning_configs() -> Vec<(&'static str, SearchConfig)> {
 }
 
 #[test]
-fn null_move_and_lmr_keep_proven_values_and_legal_moves() {
+fn inexact_prunings_keep_proven_values_and_legal_moves() {
     let mut rng = SplitMix64::new(7);
     let mut nulls_tried = 0;
     for _ in 0..60 {
@@ -232,23 +240,32 @@ fn null_move_and_lmr_keep_proven_values_and_legal_moves() {
     assert!(nulls_tried > 0);
 }
 
-#[test]
-fn null_move_prunes_nodes() {
+/// With the pruning `enable` sets, a search of the start position to `depth` visits fewer
+/// nodes than the plain one.
+fn assert_prunes(name: &str, depth: u32, enable: impl Fn(&mut SearchConfig)) {
     let pos = PassTicTacToe::start();
     let plain = SearchConfig {
         tt_mb: 1,
         ..SearchConfig::default()
     };
-    let null = SearchConfig {
-        null_move: true,
-        ..plain.clone()
-    };
-    let a = Searcher::new(OpenLinesNull, plain).search(&pos, &Limits::depth(6), |_| {});
-    let b = Searcher::new(OpenLinesNull, null).search(&pos, &Limits::depth(6), |_| {});
+    let mut pruning = plain.clone();
+    enable(&mut pruning);
+    let a = Searcher::new(OpenLinesNull, plain).search(&pos, &Limits::depth(depth), |_| {});
+    let b = Searcher::new(OpenLinesNull, pruning).search(&pos, &Limits::depth(depth), |_| {});
     assert!(
         b.stats.nodes < a.stats.nodes,
-        "null move {} vs plain {}",
+        "{name} {} vs plain {}",
         b.stats.nodes,
         a.stats.nodes
     );
+}
+
+#[test]
+fn null_move_prunes_nodes() {
+    assert_prunes("null move", 6, |c| c.null_move = true);
+}
+
+#[test]
+fn late_move_pruning_prunes_nodes() {
+    assert_prunes("late-move pruning", 5, |c| c.late_move_pruning = true);
 }

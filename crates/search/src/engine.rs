@@ -158,7 +158,7 @@ mod tune {
     pub const ASPIRATION_FROM_DEPTH: u32 = 4;
     /// Null move: reduction R = 2 + depth / 4 (Heinz's adaptive null move, simplified).
     pub const NULL_MIN_DEPTH: u32 = 3;
-    /// LMR: moves after this many are reduced by one ply, after 3x as many by two.
+    /// LMR: moves from this index on (0-based) are reduced, by `lmr_reduction` plies.
     pub const LMR_FIRST_MOVE: usize = 3;
     pub const LMR_MIN_DEPTH: u32 = 3;
     /// Futility: reverse futility up to this remaining depth, move futility up to this one.
@@ -374,6 +374,26 @@ struct Worker<'a, G: Game, E: Evaluator<G>> {
     path: Vec<Option<G::Move>>,
     /// Counter moves: by the index of the opponent's last move, the reply that last cut.
     counters: Vec<Option<G::Move>>,
+}
+
+/// The late-move reduction, in plies, of the move at `index` (from 0) of a node with `depth`
+/// plies left: 0.75 + ln(depth)·ln(index)/2.25, the logarithmic form most strong engines use
+/// (later moves and deeper nodes are reduced more, slowly).
+fn lmr_reduction(depth: u32, index: usize) -> u32 {
+    static TABLE: std::sync::OnceLock<Vec<[u8; 64]>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        (0..64)
+            .map(|d| {
+                let mut row = [0u8; 64];
+                for (m, r) in row.iter_mut().enumerate().skip(1) {
+                    let v = 0.75 + (d.max(1) as f64).ln() * (m as f64).ln() / 2.25;
+                    *r = v as u8;
+                }
+                row
+            })
+            .collect()
+    });
+    u32::from(table[(depth as usize).min(63)][index.min(63)])
 }
 
 /// The depth stored for a subtree solved to the end of the game: usable at any depth.
@@ -866,7 +886,11 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 -self.pvs(depth - 1, ply + 1, -beta, -alpha, pv_node)
             } else {
                 let r = if reducible && !checks {
-                    1 + u32::from(i >= 3 * tune::LMR_FIRST_MOVE && depth > 4)
+                    // Less at PV nodes, whose value is the one the root reports; never past
+                    // the horizon.
+                    lmr_reduction(depth, i)
+                        .saturating_sub(u32::from(pv_node))
+                        .min(depth - 2)
                 } else {
                     0
                 };

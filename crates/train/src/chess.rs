@@ -37,6 +37,7 @@ pub fn search_config() -> SearchConfig {
         lmr: true,
         futility: 90,
         iir: true,
+        late_move_pruning: true,
         ..SearchConfig::default()
     }
 }

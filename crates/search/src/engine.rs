@@ -169,8 +169,13 @@ mod tune {
     pub const LMP_BASE: usize = 3;
     /// Internal iterative reduction from this remaining depth.
     pub const IIR_MIN_DEPTH: u32 = 4;
-    /// History values are halved when one reaches this, to keep recent experience weighty.
-    pub const HISTORY_MAX: i32 = 1 << 20;
+    /// History values stay within ±HISTORY_MAX: each update moves a value towards the bound
+    /// by a share that shrinks as it nears it, so recent experience keeps its weight.
+    pub const HISTORY_MAX: i32 = 1 << 14;
+    /// The largest single history update.
+    pub const HISTORY_BONUS_MAX: i32 = 1600;
+    /// LMR: one ply less per this much history (more for a negative one), at most 2 either way.
+    pub const LMR_HISTORY_STEP: i32 = 6000;
 }
 
 /// Search state shared by all threads of one search.
@@ -394,6 +399,13 @@ fn lmr_reduction(depth: u32, index: usize) -> u32 {
             .collect()
     });
     u32::from(table[(depth as usize).min(63)][index.min(63)])
+}
+
+/// Adds `delta` to a history value, scaled down as the value nears ±`HISTORY_MAX` in the
+/// direction of `delta`, which it therefore never passes.
+#[inline]
+fn gravity(h: &mut i32, delta: i32) {
+    *h += delta - *h * delta.abs() / tune::HISTORY_MAX;
 }
 
 /// The depth stored for a subtree solved to the end of the game: usable at any depth.
@@ -888,9 +900,10 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 let r = if reducible && !checks {
                     // Less at PV nodes, whose value is the one the root reports; never past
                     // the horizon.
-                    lmr_reduction(depth, i)
-                        .saturating_sub(u32::from(pv_node))
-                        .min(depth - 2)
+                    let h = self.history[side * G::MOVE_INDICES + G::move_index(mv)];
+                    let adjust = (h / tune::LMR_HISTORY_STEP).clamp(-2, 2);
+                    (lmr_reduction(depth, i) as i32 - i32::from(pv_node) - adjust)
+                        .clamp(0, depth as i32 - 2) as u32
                 } else {
                     0
                 };
@@ -1021,14 +1034,14 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         if let Some(prev) = ply.checked_sub(1).and_then(|p| self.path[p]) {
             self.counters[G::move_index(prev)] = Some(mv);
         }
-        let bonus = (depth * depth) as i32;
+        let bonus = (16 * depth * depth).min(tune::HISTORY_BONUS_MAX as u32) as i32;
         let base = side * G::MOVE_INDICES;
-        self.history[base + G::move_index(mv)] += bonus;
+        gravity(&mut self.history[base + G::move_index(mv)], bonus);
         for &(_, k) in tried {
-            self.history[base + G::move_index(moves[k as usize])] -= bonus;
-        }
-        if self.history[base + G::move_index(mv)] >= tune::HISTORY_MAX {
-            self.history.iter_mut().for_each(|h| *h /= 2);
+            gravity(
+                &mut self.history[base + G::move_index(moves[k as usize])],
+                -bonus,
+            );
         }
     }
 
@@ -1108,4 +1121,44 @@ fn pick_next(keys: &[(i64, u16)]) -> usize {
         }
     }
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn history_stays_within_its_bound() {
+        let mut rng = duel_core::SplitMix64::new(7);
+        let mut h = 0;
+        for _ in 0..100_000 {
+            let delta = (rng.next() % (2 * tune::HISTORY_BONUS_MAX as u64 + 1)) as i32
+                - tune::HISTORY_BONUS_MAX;
+            gravity(&mut h, delta);
+            assert!(h.abs() <= tune::HISTORY_MAX, "{h}");
+        }
+        // Repeated rewards approach the bound from below.
+        let mut h = 0;
+        for _ in 0..1000 {
+            gravity(&mut h, tune::HISTORY_BONUS_MAX);
+        }
+        assert!(
+            h > tune::HISTORY_MAX * 9 / 10 && h <= tune::HISTORY_MAX,
+            "{h}"
+        );
+    }
+
+    #[test]
+    fn reductions_grow_with_depth_and_move_index() {
+        for d in 1..63 {
+            for m in 1..63 {
+                assert!(lmr_reduction(d + 1, m) >= lmr_reduction(d, m));
+                assert!(lmr_reduction(d, m + 1) >= lmr_reduction(d, m));
+            }
+        }
+        // 0.75 + ln 3 · ln 3 / 2.25 = 1.29: the first reduced move at the shallowest reduced
+        // depth loses one ply; 0.75 + ln 20 · ln 30 / 2.25 = 5.28.
+        assert_eq!(lmr_reduction(3, 3), 1);
+        assert_eq!(lmr_reduction(20, 30), 5);
+    }
 }

@@ -294,9 +294,9 @@ impl Supported for Chess {
         "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
         "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
     ];
-    // Quiescence follows every capture (no exchange evaluation yet), so chess trees grow fast:
-    // depth 4 keeps the bench to a fraction of a second.
-    const BENCH_DEPTH: u32 = 4;
+    // Deep enough that the reductions and pruning near the horizon change the node count
+    // (at depth 4 they barely did), and still about half a second.
+    const BENCH_DEPTH: u32 = 10;
     const DEFAULT_DEPTH: u32 = 6;
 
     fn diagram(&self) -> String {

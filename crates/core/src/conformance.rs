@@ -37,6 +37,12 @@ pub fn check_game<G: Game>(start: &G, games: usize, seed: u64) -> Result<(), Fai
                 if moves[..i].contains(&mv) {
                     return Err(ctx(&format!("duplicate move {mv:?}")));
                 }
+                // History tables are sized by these ranges; an index past one would panic.
+                if G::move_index(mv) >= G::MOVE_INDICES
+                    || pos.piece_move_index(mv) >= G::PIECE_MOVE_INDICES
+                {
+                    return Err(ctx(&format!("move {mv:?}: an index out of its range")));
+                }
                 let text = pos.format_move(mv);
                 match pos.parse_move(&text) {
                     Ok(back) if back == mv => {}

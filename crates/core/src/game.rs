@@ -88,6 +88,18 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         (h % Self::MOVE_INDICES as u64) as usize
     }
 
+    /// The size of the range of [`Game::piece_move_index`].
+    const PIECE_MOVE_INDICES: usize = Self::MOVE_INDICES;
+
+    /// A dense index in `0..PIECE_MOVE_INDICES` for a move by what it does, read in the
+    /// position before it is played (chess: the moving piece and its colour, and the
+    /// to-square). Continuation history, which scores a move by the move before it, is indexed
+    /// by pairs of these, so the range must be small enough to square. The default is
+    /// [`Game::move_index`].
+    fn piece_move_index(&self, mv: Self::Move) -> usize {
+        Self::move_index(mv)
+    }
+
     /// The start position.
     fn start() -> Self;
 

@@ -125,6 +125,21 @@ pub struct SearchConfig {
     /// all, unless they make a forcing position (chess: give check); with good ordering they
     /// almost never cut.
     pub late_move_pruning: bool,
+    /// Singular extensions, margin per ply of depth in evaluation units; 0 turns them off.
+    /// When the table's move is proven good (a lower bound from a search nearly as deep) and a
+    /// search of every other move at half the depth stays below that value minus the margin,
+    /// the table's move is the only good one and is searched a ply deeper; when even the
+    /// others reach beta, the node cuts at once (multi-cut).
+    pub singular: i32,
+    /// Prune and reduce more where the side to move's static value has fallen since its last
+    /// move (two plies up), less where it has risen: a position getting better for the side
+    /// to move is more likely to fail high, one getting worse more likely to fail low. Acts
+    /// through reverse futility, late-move pruning and late-move reductions, where those are on.
+    pub improving: bool,
+    /// Continuation history: quiet moves are also ordered by how they fared after the same
+    /// move one and two plies before (by [`Game::piece_move_index`]), which knows that a
+    /// reply is good after *this* move where plain history only knows it is good somewhere.
+    pub continuation: bool,
 }
 
 impl Default for SearchConfig {
@@ -145,6 +160,9 @@ impl Default for SearchConfig {
             futility: 0,
             iir: false,
             late_move_pruning: false,
+            singular: 0,
+            improving: false,
+            continuation: false,
         }
     }
 }
@@ -158,6 +176,10 @@ mod tune {
     pub const ASPIRATION_FROM_DEPTH: u32 = 4;
     /// Null move: reduction R = 2 + depth / 4 (Heinz's adaptive null move, simplified).
     pub const NULL_MIN_DEPTH: u32 = 3;
+    /// Singular extensions: from this depth, with a table entry at most this many plies
+    /// shallower; the other moves are searched at half the depth.
+    pub const SINGULAR_MIN_DEPTH: u32 = 8;
+    pub const SINGULAR_TT_SLACK: u32 = 3;
     /// LMR: moves from this index on (0-based) are reduced, by `lmr_reduction` plies.
     pub const LMR_FIRST_MOVE: usize = 3;
     pub const LMR_MIN_DEPTH: u32 = 3;
@@ -176,6 +198,28 @@ mod tune {
     pub const HISTORY_BONUS_MAX: i32 = 1600;
     /// LMR: one ply less per this much history (more for a negative one), at most 2 either way.
     pub const LMR_HISTORY_STEP: i32 = 6000;
+}
+
+/// What the search learns about moves, kept from one search to the next and copied to each
+/// thread.
+#[derive(Clone, Default)]
+struct Learnt {
+    /// Butterfly history: by side and move index.
+    history: Vec<i32>,
+    /// Continuation history when it is on (else empty): two tables of P² values, P being
+    /// [`Game::PIECE_MOVE_INDICES`], by the piece-move index of the move one ply (the first
+    /// table) or two plies (the second) before, then that of the move.
+    continuation: Vec<i32>,
+}
+
+impl Learnt {
+    fn new<G: Game>(config: &SearchConfig) -> Self {
+        let p = G::PIECE_MOVE_INDICES;
+        Learnt {
+            history: vec![0; 2 * G::MOVE_INDICES],
+            continuation: vec![0; if config.continuation { 2 * p * p } else { 0 }],
+        }
+    }
 }
 
 /// Search state shared by all threads of one search.
@@ -202,7 +246,7 @@ pub struct Searcher<G: Game, E: Evaluator<G>> {
     config: SearchConfig,
     tt: Arc<Tt>,
     stop: Arc<AtomicBool>,
-    history: Vec<i32>,
+    learnt: Learnt,
     _game: std::marker::PhantomData<fn() -> G>,
 }
 
@@ -218,12 +262,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     /// A searcher with its own table.
     pub fn new(eval: E, config: SearchConfig) -> Self {
         let tt = Arc::new(Tt::new(if config.use_tt { config.tt_mb } else { 1 }));
+        let learnt = Learnt::new::<G>(&config);
         Searcher {
             eval,
             config,
             tt,
             stop: Arc::new(AtomicBool::new(false)),
-            history: vec![0; 2 * G::MOVE_INDICES],
+            learnt,
             _game: std::marker::PhantomData,
         }
     }
@@ -237,6 +282,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     pub fn set_config(&mut self, config: SearchConfig) {
         if config.tt_mb != self.config.tt_mb {
             self.tt = Arc::new(Tt::new(config.tt_mb));
+        }
+        if config.continuation != self.config.continuation {
+            self.learnt = Learnt::new::<G>(&config);
         }
         self.config = config;
     }
@@ -255,7 +303,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     /// Forgets everything learnt: a new game.
     pub fn new_game(&mut self) {
         self.tt.clear();
-        self.history.iter_mut().for_each(|h| *h = 0);
+        self.learnt = Learnt::new::<G>(&self.config);
     }
 
     /// Permille of the table filled by the last search.
@@ -291,14 +339,14 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             helper_nodes: AtomicU64::new(0),
         };
         let threads = self.config.threads.max(1);
-        let history = std::mem::take(&mut self.history);
+        let learnt = std::mem::take(&mut self.learnt);
         let restricted = restriction(pos, among);
-        let mut main = Worker::new(pos, self, &shared, limits, start, 0, history.clone());
+        let mut main = Worker::new(pos, self, &shared, limits, start, 0, learnt.clone());
         main.restricted.clone_from(&restricted);
         let report = std::thread::scope(|s| {
             let helpers: Vec<_> = (1..threads)
                 .map(|id| {
-                    let mut w = Worker::new(pos, self, &shared, limits, start, id, history.clone());
+                    let mut w = Worker::new(pos, self, &shared, limits, start, id, learnt.clone());
                     w.restricted.clone_from(&restricted);
                     s.spawn(move || {
                         w.iterate(&mut |_| {});
@@ -319,7 +367,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             }
             report
         });
-        self.history = main.history;
+        self.learnt = main.learnt;
         Report {
             time: start.elapsed(),
             ..report
@@ -364,7 +412,7 @@ struct Worker<'a, G: Game, E: Evaluator<G>> {
     /// before the first): what a stop in the middle of the iteration plays.
     root_line: Vec<G::Move>,
     killers: Vec<[Option<G::Move>; 2]>,
-    history: Vec<i32>,
+    learnt: Learnt,
     /// The evaluator's hints for the node being ordered (one buffer: ordering never recurses).
     hints: Vec<i32>,
     /// The depth of the iteration under way.
@@ -377,6 +425,14 @@ struct Worker<'a, G: Game, E: Evaluator<G>> {
     /// Per ply: the move played from it (None for a null move), so a node knows the move that
     /// led to it.
     path: Vec<Option<G::Move>>,
+    /// Per ply: the move a singular-extension search leaves out (the table's move), else None.
+    skip: Vec<Option<G::Move>>,
+    /// Per ply: the static value of the node there, when it was computed (not in a forcing
+    /// position), for the `improving` test of the node two plies below.
+    static_evals: Vec<Option<i32>>,
+    /// Per ply: the piece-move index of the move played from it (None for a null move, or
+    /// with continuation history off).
+    piece_path: Vec<Option<usize>>,
     /// Counter moves: by the index of the opponent's last move, the reply that last cut.
     counters: Vec<Option<G::Move>>,
 }
@@ -426,7 +482,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         limits: &'a Limits,
         start: Instant,
         id: usize,
-        history: Vec<i32>,
+        learnt: Learnt,
     ) -> Self {
         let mut pos = pos.clone();
         pos.begin_search();
@@ -447,12 +503,15 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             pv: Vec::new(),
             root_line: Vec::new(),
             killers: Vec::new(),
-            history,
+            learnt,
             hints: Vec::new(),
             root_depth: 0,
             excluded: Vec::new(),
             restricted: Vec::new(),
             path: Vec::new(),
+            skip: Vec::new(),
+            static_evals: Vec::new(),
+            piece_path: Vec::new(),
             counters: vec![None; G::MOVE_INDICES],
         }
     }
@@ -464,6 +523,9 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             self.pv.push(Vec::new());
             self.killers.push([None, None]);
             self.path.push(None);
+            self.skip.push(None);
+            self.static_evals.push(None);
+            self.piece_path.push(None);
         }
     }
 
@@ -753,10 +815,15 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         // 3f.
         let key = self.pos.hash();
         let mut tt_move = NO_MOVE;
+        let mut tt_bound = None;
+        // A singular-extension search of this node (the table's move left out) takes no value
+        // from the table and stores none: the entry is the whole node's.
+        let skip = self.skip[ply];
         if self.config.use_tt {
             if let Some(e) = self.tt.probe(key) {
                 self.stats.tt_hits += 1;
                 tt_move = e.mv;
+                tt_bound = Some((e.value.from_tt(ply as i32), u32::from(e.depth), e.bound));
                 let solved = e.depth == SOLVED_DEPTH;
                 let deep_enough = if self.config.tt_same_depth_only {
                     e.depth as u32 == depth
@@ -764,7 +831,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                     solved || e.depth as u32 >= depth
                 };
                 let v = e.value.from_tt(ply as i32);
-                if deep_enough && !pv_node && ply > 0 {
+                if deep_enough && !pv_node && ply > 0 && skip.is_none() {
                     let usable = match e.bound {
                         Bound::Exact => true,
                         Bound::Lower => v >= beta,
@@ -777,18 +844,40 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 }
             }
         }
-        // The static value, where a pruning step below may use it.
+        // The static value, where a pruning step below may use it (at PV nodes only for the
+        // `improving` test of the nodes below).
         let quiet_node = !pv_node && ply > 0 && !forcing;
-        let static_eval = if quiet_node && (self.config.futility > 0 || self.config.null_move) {
-            Some(self.eval.evaluate(&self.pos))
-        } else {
-            None
-        };
+        let wants_eval = self.config.futility > 0 || self.config.null_move;
+        let node_eval =
+            if ply > 0 && !forcing && wants_eval && (quiet_node || self.config.improving) {
+                Some(self.eval.evaluate(&self.pos))
+            } else {
+                None
+            };
+        self.static_evals[ply] = node_eval;
+        let static_eval = node_eval.filter(|_| quiet_node);
+        // Unknown two plies up (a forcing position, or the root) counts as improving: the
+        // cautious side, which prunes less.
+        let improving = !self.config.improving
+            || match (
+                node_eval,
+                ply.checked_sub(2).and_then(|p| self.static_evals[p]),
+            ) {
+                (Some(now), Some(before)) => now > before,
+                _ => true,
+            };
         // 3f'. Reverse futility: so far above beta this close to the horizon that no quiet
-        // reply is expected to bring it back.
+        // reply is expected to bring it back; one ply's margin less when improving.
         let margin = self.config.futility * depth as i32;
+        let reverse_margin = if self.config.improving && improving {
+            margin - self.config.futility
+        } else {
+            margin
+        };
         if let Some(e) = static_eval.filter(|_| self.config.futility > 0) {
-            if depth <= tune::REVERSE_FUTILITY_DEPTH && !beta.is_decisive() && e - margin >= beta.0
+            if depth <= tune::REVERSE_FUTILITY_DEPTH
+                && !beta.is_decisive()
+                && e - reverse_margin >= beta.0
             {
                 self.horizon += 1;
                 return Score::heuristic(e);
@@ -798,6 +887,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         if self.config.null_move
             && !pv_node
             && ply > 0
+            && skip.is_none()
             && depth >= tune::NULL_MIN_DEPTH
             && !beta.is_decisive()
             && self.eval.null_move_ok(&self.pos)
@@ -805,6 +895,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             && self.pos.play_null()
         {
             self.path[ply] = None;
+            self.piece_path[ply] = None;
             let r = 2 + depth / 4;
             let v = -self.pvs(
                 depth.saturating_sub(1 + r),
@@ -836,6 +927,40 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         } else {
             depth
         };
+        // 3h''. Singular extension: is the table's move the only good one here?
+        let mut singular = false;
+        if let Some((tt_value, tt_depth, bound)) = tt_bound.filter(|_| {
+            self.config.singular > 0
+                && tt_first
+                && ply > 0
+                && skip.is_none()
+                && depth >= tune::SINGULAR_MIN_DEPTH
+                && (ply as u32) < 2 * self.root_depth
+        }) {
+            if bound != Bound::Upper
+                && tt_depth + tune::SINGULAR_TT_SLACK >= depth
+                && !tt_value.is_decisive()
+            {
+                let s_beta = Score(tt_value.0 - self.config.singular * depth as i32);
+                self.skip[ply] = Some(moves[tt_move as usize]);
+                let v = self.pvs((depth - 1) / 2, ply, Score(s_beta.0 - 1), s_beta, false);
+                self.skip[ply] = None;
+                if self.stopped {
+                    self.moves[ply] = moves;
+                    self.keys[ply] = keys;
+                    return Score::DRAW;
+                }
+                if v < s_beta {
+                    singular = true;
+                } else if s_beta >= beta && !pv_node {
+                    // Multi-cut: even without the table's move, some move beats beta.
+                    self.stats.cutoffs += 1;
+                    self.moves[ply] = moves;
+                    self.keys[ply] = keys;
+                    return s_beta;
+                }
+            }
+        }
         // Futility: quiet moves here cannot lift the static value to alpha.
         let futile = static_eval.is_some_and(|e| {
             self.config.futility > 0
@@ -848,7 +973,8 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             && depth <= tune::LMP_DEPTH
             && !alpha.is_decisive()
         {
-            tune::LMP_BASE + (depth * depth) as usize
+            // Half as many when not improving.
+            (tune::LMP_BASE + (depth * depth) as usize) >> u32::from(!improving)
         } else {
             usize::MAX
         };
@@ -873,9 +999,10 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             let k = pick_next(&keys[i..]) + i;
             keys.swap(i, k);
             let mv = moves[keys[i].1 as usize];
-            if multipv_pass && self.excluded.contains(&mv) {
+            if (multipv_pass && self.excluded.contains(&mv)) || skip == Some(mv) {
                 continue;
             }
+            let piece_move = self.piece_move(mv);
             self.pos.play(mv);
             let quiet = keys[i].0 < ORDER_KILLER;
             let reducible = self.config.lmr
@@ -893,17 +1020,20 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             }
             searched += 1;
             self.path[ply] = Some(mv);
+            self.piece_path[ply] = piece_move;
             // 3i.
             let v = if searched == 1 {
-                -self.pvs(depth - 1, ply + 1, -beta, -alpha, pv_node)
+                let extension = u32::from(singular && i == 0);
+                -self.pvs(depth - 1 + extension, ply + 1, -beta, -alpha, pv_node)
             } else {
                 let r = if reducible && !checks {
                     // Less at PV nodes, whose value is the one the root reports; never past
                     // the horizon.
-                    let h = self.history[side * G::MOVE_INDICES + G::move_index(mv)];
+                    let h = self.learnt.history[side * G::MOVE_INDICES + G::move_index(mv)];
                     let adjust = (h / tune::LMR_HISTORY_STEP).clamp(-2, 2);
-                    (lmr_reduction(depth, i) as i32 - i32::from(pv_node) - adjust)
-                        .clamp(0, depth as i32 - 2) as u32
+                    (lmr_reduction(depth, i) as i32 - i32::from(pv_node) - adjust
+                        + i32::from(!improving))
+                    .clamp(0, depth as i32 - 2) as u32
                 } else {
                     0
                 };
@@ -953,7 +1083,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         }
         // 3k. The move is stored as its index in the game's own (unsorted) order. Not after a
         // MultiPV pass, whose value is only that of the moves left.
-        if self.config.use_tt && !multipv_pass {
+        if self.config.use_tt && !multipv_pass && skip.is_none() {
             let bound = if best >= beta {
                 Bound::Lower
             } else if best > original_alpha {
@@ -987,6 +1117,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
     fn order(&mut self, moves: &[G::Move], keys: &mut Vec<(i64, u16)>, ply: usize, skip: u16) {
         let side = self.pos.side_to_move() as usize;
         let counter = self.counter_move(ply);
+        let before = self.moves_before(ply);
         let mut hints = std::mem::take(&mut self.hints);
         self.eval.move_hints(&self.pos, moves, &mut hints);
         for (i, (&mv, &hint)) in moves.iter().zip(hints.iter()).enumerate() {
@@ -1003,11 +1134,43 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             } else if counter == Some(mv) {
                 ORDER_COUNTER
             } else {
-                (hint << 24) + self.history[side * G::MOVE_INDICES + G::move_index(mv)] as i64
+                let h = self.learnt.history[side * G::MOVE_INDICES + G::move_index(mv)];
+                (hint << 24) + i64::from(h + self.continuation_score(before, mv))
             };
             keys.push((key, i as u16));
         }
         self.hints = hints;
+    }
+
+    /// The piece-move index of `mv` in the current position, when continuation history is on.
+    #[inline]
+    fn piece_move(&self, mv: G::Move) -> Option<usize> {
+        self.config
+            .continuation
+            .then(|| self.pos.piece_move_index(mv))
+    }
+
+    /// The slots of the two continuation tables for the node at `ply`: the piece-move index
+    /// of the move one ply and two plies before, each times P (the row), offset into its table.
+    fn moves_before(&self, ply: usize) -> [Option<usize>; 2] {
+        if !self.config.continuation {
+            return [None, None];
+        }
+        let p = G::PIECE_MOVE_INDICES;
+        let at = |back: usize| ply.checked_sub(back).and_then(|q| self.piece_path[q]);
+        [at(1).map(|i| i * p), at(2).map(|i| p * p + i * p)]
+    }
+
+    /// The continuation history of `mv` after the moves `before` ([`Worker::moves_before`]).
+    fn continuation_score(&self, before: [Option<usize>; 2], mv: G::Move) -> i32 {
+        let Some(m) = self.piece_move(mv) else {
+            return 0;
+        };
+        before
+            .iter()
+            .flatten()
+            .map(|row| self.learnt.continuation[row + m])
+            .sum()
     }
 
     /// The reply that last refuted the move that led to `ply`.
@@ -1036,12 +1199,23 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         }
         let bonus = (16 * depth * depth).min(tune::HISTORY_BONUS_MAX as u32) as i32;
         let base = side * G::MOVE_INDICES;
-        gravity(&mut self.history[base + G::move_index(mv)], bonus);
+        gravity(&mut self.learnt.history[base + G::move_index(mv)], bonus);
         for &(_, k) in tried {
             gravity(
-                &mut self.history[base + G::move_index(moves[k as usize])],
+                &mut self.learnt.history[base + G::move_index(moves[k as usize])],
                 -bonus,
             );
+        }
+        if self.config.continuation {
+            let before = self.moves_before(ply);
+            for row in before.into_iter().flatten() {
+                let m = self.pos.piece_move_index(mv);
+                gravity(&mut self.learnt.continuation[row + m], bonus);
+                for &(_, k) in tried {
+                    let m = self.pos.piece_move_index(moves[k as usize]);
+                    gravity(&mut self.learnt.continuation[row + m], -bonus);
+                }
+            }
         }
     }
 

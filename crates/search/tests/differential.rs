@@ -48,6 +48,13 @@ fn exact_configs() -> Vec<(&'static str, SearchConfig)> {
             },
         ),
         (
+            "pvs-continuation-history",
+            SearchConfig {
+                continuation: true,
+                ..base.clone()
+            },
+        ),
+        (
             "mtdf-no-tt",
             SearchConfig {
                 mtdf: true,

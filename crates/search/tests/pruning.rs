@@ -194,11 +194,33 @@ fn pruning_configs() -> Vec<(&'static str, SearchConfig)> {
             },
         ),
         (
-            "null move + lmr + late-move pruning",
+            "singular extensions",
+            SearchConfig {
+                singular: 1,
+                ..base.clone()
+            },
+        ),
+        (
+            "null move + lmr + late-move pruning + singular extensions",
             SearchConfig {
                 null_move: true,
                 lmr: true,
                 late_move_pruning: true,
+                singular: 1,
+                ..base.clone()
+            },
+        ),
+        (
+            "everything chess has: the above + futility, iir, improving, continuation history",
+            SearchConfig {
+                null_move: true,
+                lmr: true,
+                late_move_pruning: true,
+                singular: 1,
+                futility: 1,
+                iir: true,
+                improving: true,
+                continuation: true,
                 ..base
             },
         ),
@@ -268,4 +290,22 @@ fn null_move_prunes_nodes() {
 #[test]
 fn late_move_pruning_prunes_nodes() {
     assert_prunes("late-move pruning", 5, |c| c.late_move_pruning = true);
+}
+
+/// Singular extensions search more, not less: at depth 9 (where nodes of depth 8 have table
+/// moves to test) the tree must differ from the plain one, and keep the proven value above.
+#[test]
+fn singular_extensions_change_the_tree() {
+    let pos = PassTicTacToe::start();
+    let plain = SearchConfig {
+        tt_mb: 1,
+        ..SearchConfig::default()
+    };
+    let singular = SearchConfig {
+        singular: 1,
+        ..plain.clone()
+    };
+    let a = Searcher::new(OpenLinesNull, plain).search(&pos, &Limits::depth(9), |_| {});
+    let b = Searcher::new(OpenLinesNull, singular).search(&pos, &Limits::depth(9), |_| {});
+    assert_ne!(a.stats.nodes, b.stats.nodes);
 }

@@ -305,6 +305,15 @@ impl Game for Chess {
         mv.from as usize * 64 + mv.to as usize
     }
 
+    /// Colour and piece (12) times 64 to-squares.
+    const PIECE_MOVE_INDICES: usize = 12 * 64;
+
+    fn piece_move_index(&self, mv: Move) -> usize {
+        let piece = self.board.piece_on(mv.from).map_or(0, |p| p as usize);
+        let colour = self.board.side_to_move() as usize;
+        (colour * 6 + piece) * 64 + mv.to as usize
+    }
+
     fn start() -> Self {
         Chess::from_board(Board::default())
     }

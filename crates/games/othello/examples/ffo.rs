@@ -5,7 +5,7 @@
 //! cargo run --release -p duel-othello --example ffo -- data/othello/ffo-40-59.txt [FIRST-LAST]
 //! ```
 //!
-//! `OTHELLO_TT_BITS` sets the table size (default 21: 2^21 entries of 24 bytes);
+//! `OTHELLO_TT_BITS` sets the table size (default 21: 24 × 2^21 bytes, 48 MiB);
 //! `OTHELLO_ESTIMATE=rough` sorts with the rough built-in estimate instead of the pattern
 //! evaluator. The table is
 //! cleared before each position so each time stands alone.

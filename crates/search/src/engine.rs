@@ -37,7 +37,7 @@ use std::time::{Duration, Instant};
 
 use duel_core::{Evaluator, Game, Outcome, Score};
 
-use crate::tt::{Bound, Entry, Tt, NO_MOVE};
+use crate::tt::{Bound, Entry, Tt, NO_EVAL, NO_MOVE};
 use crate::{Report, Stats};
 
 /// When to stop. All `None`: until stopped from outside, or until the value is proven.
@@ -816,6 +816,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         let key = self.pos.hash();
         let mut tt_move = NO_MOVE;
         let mut tt_bound = None;
+        let mut tt_eval = None;
         // A singular-extension search of this node (the table's move left out) takes no value
         // from the table and stores none: the entry is the whole node's.
         let skip = self.skip[ply];
@@ -823,6 +824,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             if let Some(e) = self.tt.probe(key) {
                 self.stats.tt_hits += 1;
                 tt_move = e.mv;
+                tt_eval = (e.eval != NO_EVAL).then_some(i32::from(e.eval));
                 tt_bound = Some((e.value.from_tt(ply as i32), u32::from(e.depth), e.bound));
                 let solved = e.depth == SOLVED_DEPTH;
                 let deep_enough = if self.config.tt_same_depth_only {
@@ -850,7 +852,9 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         let wants_eval = self.config.futility > 0 || self.config.null_move;
         let node_eval =
             if ply > 0 && !forcing && wants_eval && (quiet_node || self.config.improving) {
-                Some(self.eval.evaluate(&self.pos))
+                // The table keeps the static value too: the same position, the same value,
+                // without the evaluator's cost.
+                Some(tt_eval.unwrap_or_else(|| self.eval.evaluate(&self.pos)))
             } else {
                 None
             };
@@ -1096,7 +1100,11 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             let solved = self.horizon == horizon_before && !self.config.tt_same_depth_only;
             let entry = Entry {
                 value: best.to_tt(ply as i32),
-                eval: 0,
+                eval: node_eval
+                    .or(tt_eval)
+                    .and_then(|v| i16::try_from(v).ok())
+                    .filter(|&v| v != NO_EVAL)
+                    .unwrap_or(NO_EVAL),
                 depth: if solved {
                     SOLVED_DEPTH
                 } else {

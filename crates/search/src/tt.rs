@@ -29,6 +29,10 @@ pub enum Bound {
 /// The move-index value meaning "no move stored".
 pub const NO_MOVE: u16 = u16::MAX;
 
+/// The static-evaluation value meaning "none stored" (the node did not evaluate, or its value
+/// does not fit in an `i16`).
+pub const NO_EVAL: i16 = i16::MIN;
+
 /// A probe result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Entry {

@@ -10,7 +10,9 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::time::Instant;
 
-use duel_chess::strong::{feature_name, features, phase, Weights, N_FEATURES, PHASE_MAX};
+use duel_chess::strong::{
+    eg_scales, feature_name, features, phase, Weights, N_FEATURES, PHASE_MAX,
+};
 use duel_chess::{is_noisy, Chess, Pst, Strong};
 use duel_core::{Evaluator, Game, Outcome, Side, SplitMix64};
 use duel_search::engine::{Limits, SearchConfig, Searcher};
@@ -25,6 +27,9 @@ const MAX_PLIES: u32 = 300;
 /// the conversion, and positions in a lost-won conversion teach little.
 const ADJUDICATE_SCORE: i32 = 1000;
 const ADJUDICATE_PLIES: u32 = 4;
+/// Recorded search values are clamped to this (centipawns): beyond it a game is as good as
+/// decided, and mate scores would otherwise dwarf the rest.
+pub const SCORE_CLAMP: i32 = 2000;
 /// Positions this close after the opening are still shaped by its random moves: not recorded.
 const SKIP_AFTER_OPENING: u32 = 4;
 
@@ -80,13 +85,14 @@ pub fn openings(n: usize, seed: u64) -> Vec<Chess> {
 pub type HalfPoints = u8;
 
 /// Plays one game from `start` at `nodes` per move; returns White's result and, when `record`
-/// is given, appends the quiet positions (FEN) of the game to it.
+/// is given, appends the quiet positions of the game to it: the FEN and the search's value of
+/// the position for White, in centipawns (clamped to ±[`SCORE_CLAMP`]).
 pub fn play_game<A: Evaluator<Chess>, B: Evaluator<Chess>>(
     start: &Chess,
     white: &mut Searcher<Chess, A>,
     black: &mut Searcher<Chess, B>,
     nodes: u64,
-    mut record: Option<&mut Vec<String>>,
+    mut record: Option<&mut Vec<(String, i32)>>,
 ) -> HalfPoints {
     white.new_game();
     black.new_game();
@@ -135,7 +141,7 @@ pub fn play_game<A: Evaluator<Chess>, B: Evaluator<Chess>>(
             // Quiet: the static evaluation of a position whose best move captures, or of a side
             // in check, says little about its value; the fit only sees static values.
             if ply >= SKIP_AFTER_OPENING && !pos.in_check() && !is_noisy(pos.board(), mv) {
-                out.push(pos.to_text());
+                out.push((pos.to_text(), white_view.clamp(-SCORE_CLAMP, SCORE_CLAMP)));
             }
         }
         pos.play(mv);
@@ -153,7 +159,8 @@ pub struct GenConfig {
 }
 
 /// Self-play games with `eval` at a fixed node count, each from its own random opening; writes
-/// `FEN;result` lines (result 1, 0.5 or 0 for White), a game's lines together. `report` sees
+/// `FEN;result;value` lines (result 1, 0.5 or 0 for White; the search's value for White in
+/// centipawns), a game's lines together. `report` sees
 /// (games done, positions written). Returns the number of positions.
 pub fn generate<E: Evaluator<Chess>>(
     eval: E,
@@ -163,7 +170,7 @@ pub fn generate<E: Evaluator<Chess>>(
 ) -> io::Result<u64> {
     let starts = openings(cfg.games as usize, cfg.seed);
     let threads = cfg.threads.max(1);
-    let (tx, rx) = std::sync::mpsc::channel::<(HalfPoints, Vec<String>)>();
+    let (tx, rx) = std::sync::mpsc::channel::<(HalfPoints, Vec<(String, i32)>)>();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let mut written = 0u64;
     let mut done = 0u32;
@@ -189,8 +196,8 @@ pub fn generate<E: Evaluator<Chess>>(
         drop(tx);
         for (r, fens) in rx {
             let label = ["0", "0.5", "1"][usize::from(r)];
-            for f in &fens {
-                writeln!(out, "{f};{label}")?;
+            for (f, v) in &fens {
+                writeln!(out, "{f};{label};{v}")?;
             }
             written += fens.len() as u64;
             done += 1;
@@ -215,8 +222,12 @@ struct Sample {
     start: u32,
     len: u16,
     phase: u8,
-    /// 1, 0.5 or 0 for White (or a probability, in the tests).
+    /// The endgame scales (64ths) when White, then Black, is ahead ([`eg_scales`]).
+    scales: [u8; 2],
+    /// 1, 0.5 or 0 for White (or a probability: in the tests, or once blended with `value`).
     result: f32,
+    /// The search's value for White when the game was played, in centipawns, if recorded.
+    value: Option<i16>,
 }
 
 impl Dataset {
@@ -227,12 +238,15 @@ impl Dataset {
             start: self.feats.len() as u32,
             len: scratch.len() as u16,
             phase: phase(pos) as u8,
+            scales: eg_scales(pos.board()).map(|x| x as u8),
             result,
+            value: None,
         });
         self.feats.extend_from_slice(scratch);
     }
 
-    /// Reads `FEN;result` lines (result 1, 0.5 or 0 for White; blank lines skipped).
+    /// Reads `FEN;result` or `FEN;result;value` lines (result 1, 0.5 or 0 for White; value the
+    /// search's, for White, in centipawns within ±[`SCORE_CLAMP`]; blank lines skipped).
     pub fn parse(text: &str) -> Result<Dataset, String> {
         let mut d = Dataset::default();
         let mut scratch = Vec::new();
@@ -242,9 +256,23 @@ impl Dataset {
                 continue;
             }
             let err = |what: &str| format!("line {}: {what}: {line}", n + 1);
-            let (fen, result) = line
-                .split_once(';')
-                .ok_or_else(|| err("expected FEN;result"))?;
+            let mut fields = line.split(';');
+            let (Some(fen), Some(result)) = (fields.next(), fields.next()) else {
+                return Err(err("expected FEN;result"));
+            };
+            let value = match fields.next() {
+                None => None,
+                Some(v) => Some(
+                    v.trim()
+                        .parse::<i16>()
+                        .ok()
+                        .filter(|v| i32::from(v.abs()) <= SCORE_CLAMP)
+                        .ok_or_else(|| err("the value must be centipawns within ±2000"))?,
+                ),
+            };
+            if fields.next().is_some() {
+                return Err(err("expected at most three fields, FEN;result;value"));
+            }
             let result = match result.trim() {
                 "1" => 1.0,
                 "0.5" => 0.5,
@@ -253,8 +281,24 @@ impl Dataset {
             };
             let pos = Chess::from_text(fen.trim()).map_err(|e| err(&e.to_string()))?;
             d.push(&pos, result, &mut scratch);
+            if let Some(s) = d.samples.last_mut() {
+                s.value = value;
+            }
         }
         Ok(d)
+    }
+
+    /// Replaces each label that has a recorded search value by
+    /// `(1 − weight)·result + weight·σ(K·value)`: the game's result says who won, the search's
+    /// value how good this position was, with far less noise than one result shared by a whole
+    /// game. Positions without a value keep their result.
+    fn blend(&mut self, k: f64, weight: f64) {
+        for s in &mut self.samples {
+            if let Some(v) = s.value {
+                let expected = sigmoid(k * f64::from(v));
+                s.result = ((1.0 - weight) * f64::from(s.result) + weight * expected) as f32;
+            }
+        }
     }
 
     /// The number of positions.
@@ -279,7 +323,7 @@ impl Dataset {
             eg += w[2 * usize::from(i) + 1] * f64::from(c);
         }
         let ph = f64::from(s.phase) / f64::from(PHASE_MAX);
-        mg * ph + eg * (1.0 - ph)
+        mg * ph + eg * s.eg_scale(eg) * (1.0 - ph)
     }
 
     /// Mean squared error of the predicted scores against the results.
@@ -303,12 +347,23 @@ impl Dataset {
             // d/dq of (R − σ(Kq/400))², with σ in base 10.
             let d = -scale * (f64::from(s.result) - p) * p * (1.0 - p) * k * LN10_400;
             let ph = f64::from(s.phase) / f64::from(PHASE_MAX);
-            let (dm, de) = (d * ph, d * (1.0 - ph));
+            // The scale is piecewise constant in the weights: its own derivative is zero.
+            let eg = self.feats(s).iter().fold(0.0, |a, &(i, c)| {
+                a + w[2 * usize::from(i) + 1] * f64::from(c)
+            });
+            let (dm, de) = (d * ph, d * (1.0 - ph) * s.eg_scale(eg));
             for &(i, c) in self.feats(s) {
                 grad[2 * usize::from(i)] += dm * f64::from(c);
                 grad[2 * usize::from(i) + 1] += de * f64::from(c);
             }
         }
+    }
+}
+
+impl Sample {
+    /// The share of an endgame value `eg` (White's) the evaluation keeps.
+    fn eg_scale(&self, eg: f64) -> f64 {
+        f64::from(self.scales[usize::from(eg <= 0.0)]) / 64.0
     }
 }
 
@@ -359,6 +414,9 @@ pub struct FitConfig {
     /// game's positions share its result, so a few thousand games are far fewer independent
     /// labels than positions, and the rare features (a queen with 25 squares) overfit without it.
     pub lambda: f64,
+    /// How much of each label is the recorded search value rather than the game's result
+    /// (0: Texel's pure results; [`Dataset::blend`]).
+    pub value_weight: f64,
 }
 
 /// The fit's result: the weights (rounded, recentred) and what it printed.
@@ -371,23 +429,30 @@ pub struct FitResult {
 /// Texel's method: K fitted for the starting weights `init`, then the weights by full-batch
 /// Adam on the mean squared error, with the last `valid_percent` of the positions held out.
 pub fn fit(
-    data: &Dataset,
+    data: &mut Dataset,
     init: &Weights,
     cfg: &FitConfig,
     mut log: impl FnMut(&str),
 ) -> FitResult {
     let n_valid = data.len() * cfg.valid_percent.min(90) as usize / 100;
-    let (train, valid) = data.split(data.len() - n_valid);
     let mut w = to_floats(init);
     let w0 = w.clone();
-    let k = fit_k(data, train, &w);
+    // K maps the starting weights' values to results; the recorded search values are on the
+    // same scale (the games' evaluator), so the same K turns them into expected scores.
+    let k = fit_k(data, data.split(data.len() - n_valid).0, &w);
+    if cfg.value_weight > 0.0 {
+        data.blend(k, cfg.value_weight);
+    }
+    let data = &*data;
+    let (train, valid) = data.split(data.len() - n_valid);
     let mut summary = String::new();
     let _ = writeln!(
         summary,
-        "{} positions: {} train, {} validation; K = {k:.4}; lambda {:e}, {} epochs, learning rate {}",
+        "{} positions: {} train, {} validation; K = {k:.4}; value weight {}; lambda {:e}, {} epochs, learning rate {}",
         data.len(),
         train.len(),
         valid.len(),
+        cfg.value_weight,
         cfg.lambda,
         cfg.epochs,
         cfg.learning_rate
@@ -621,8 +686,9 @@ mod tests {
             epochs: 400,
             learning_rate: 2.0,
             lambda: 0.0,
+            value_weight: 0.0,
         };
-        let r = fit(&data, &Weights::hand(), &cfg, |_| {});
+        let r = fit(&mut data, &Weights::hand(), &cfg, |_| {});
         let fitted = to_floats(&r.weights);
         let hand = to_floats(&Weights::hand());
         // Compared as expected scores: the loss, like a game, hardly tells +900 from +1200.
@@ -673,6 +739,31 @@ mod tests {
         ))
         .unwrap();
         assert_eq!(d.len(), 2);
+        let fen = duel_chess::START_FEN;
+        assert!(
+            Dataset::parse(&format!("{fen};1;2001")).is_err(),
+            "value too large"
+        );
+        assert!(Dataset::parse(&format!("{fen};1;x")).is_err());
+        assert!(
+            Dataset::parse(&format!("{fen};1;20;3")).is_err(),
+            "four fields"
+        );
+    }
+
+    /// A recorded value moves the label towards its expected score by the weight given;
+    /// a position without one keeps its result.
+    #[test]
+    fn labels_blend_result_and_search_value() {
+        let fen = duel_chess::START_FEN;
+        let mut d = Dataset::parse(&format!("{fen};1;0\n{fen};0;400\n{fen};0.5\n")).unwrap();
+        let k = 1.0;
+        d.blend(k, 0.25);
+        let r: Vec<f64> = d.samples.iter().map(|s| f64::from(s.result)).collect();
+        // σ(0) = 0.5, σ(400 cp) = 10/11.
+        assert!((r[0] - (0.75 + 0.25 * 0.5)).abs() < 1e-6, "{r:?}");
+        assert!((r[1] - 0.25 * 10.0 / 11.0).abs() < 1e-6, "{r:?}");
+        assert_eq!(r[2], 0.5);
     }
 
     #[test]
@@ -685,6 +776,7 @@ mod tests {
         let r = play_game(&o[0], &mut a, &mut b, 300, Some(&mut fens));
         assert!(r <= 2);
         assert!(!fens.is_empty());
-        assert!(fens.iter().all(|f| Chess::from_text(f).is_ok()));
+        assert!(fens.iter().all(|(f, _)| Chess::from_text(f).is_ok()));
+        assert!(fens.iter().all(|&(_, v)| v.abs() <= SCORE_CLAMP));
     }
 }

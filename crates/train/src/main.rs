@@ -157,6 +157,10 @@ enum Command {
         /// L2 penalty towards the starting weights, λ·Σ(w − w_init)² with w in centipawns.
         #[arg(long, default_value_t = 0.0)]
         lambda: f64,
+        /// Share of each label taken from the search value recorded with the position (0 to 1;
+        /// positions recorded without one keep their game result).
+        #[arg(long, default_value_t = 0.0)]
+        value_weight: f64,
     },
     /// Chess Strong against Pst at equal fixed nodes per move, each opening with both colours.
     ChessMatch {
@@ -370,6 +374,7 @@ fn run(cli: Cli) -> Result<(), String> {
             epochs,
             learning_rate,
             lambda,
+            value_weight,
         } => {
             if valid_percent >= 100
                 || epochs == 0
@@ -377,10 +382,11 @@ fn run(cli: Cli) -> Result<(), String> {
                 || learning_rate <= 0.0
                 || !lambda.is_finite()
                 || lambda < 0.0
+                || !(0.0..=1.0).contains(&value_weight)
             {
                 return Err(
                     "need --valid-percent below 100, --epochs at least 1, a positive --learning-rate and a \
-                     --lambda of 0 or more"
+                     --lambda of 0 or more, a --value-weight from 0 to 1"
                         .into(),
                 );
             }
@@ -398,7 +404,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     text.push('\n');
                 }
             }
-            let data = chess::Dataset::parse(&text).map_err(|e| format!("data: {e}"))?;
+            let mut data = chess::Dataset::parse(&text).map_err(|e| format!("data: {e}"))?;
             if data.len() < 10 {
                 return Err(format!("data: {} positions are too few to fit", data.len()));
             }
@@ -412,8 +418,9 @@ fn run(cli: Cli) -> Result<(), String> {
                 epochs,
                 learning_rate,
                 lambda,
+                value_weight,
             };
-            let r = chess::fit(&data, &init, &cfg, |line| eprintln!("{line}"));
+            let r = chess::fit(&mut data, &init, &cfg, |line| eprintln!("{line}"));
             print!("{}", r.summary);
             let header = format!(
                 "duel chess Strong weights: `name mg eg`, centipawns, features White minus Black.\n\

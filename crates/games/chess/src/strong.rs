@@ -4,9 +4,16 @@
 //! The value is tapered like [`crate::Pst`]'s: `(mg·phase + eg·(24 − phase)) / 24`, where
 //! `mg = Σ w_mg[i]·x[i]` and `eg = Σ w_eg[i]·x[i]` over integer features `x`, each counted for
 //! White minus the same count for Black (squares seen from each side's own back rank). The
-//! features: material, piece-square tables, mobility tables, passed pawns by rank, isolated and
-//! doubled pawns, the pawn shield and the attacks on each king's zone, the bishop pair, rooks on
-//! open and semi-open files.
+//! features: material, piece-square tables, mobility tables; passed pawns by rank, with a free
+//! path and the two kings' distances to the square in front (by rank), defended passers;
+//! isolated, doubled, backward, defended and side-by-side pawns; the pawn shield, the attacks
+//! on each king's zone and a king-danger table by the number of attackers; threats (pieces hit
+//! by pawns, rooks and queens by minors, queens by rooks); knight and bishop outposts; the
+//! bishop pair, rooks on open and semi-open files, and a tempo for the side to move.
+//!
+//! One rule is not a weight: in endings a material edge rarely wins (a pawnless side at most a
+//! minor piece up, bishops of opposite colours) the endgame value is scaled down
+//! ([`eg_scales`]); the fit models it the same way.
 //!
 //! [`features`] lists a position's features sparsely for the fitter; [`Strong::evaluate`] walks
 //! the same code with an accumulator in place of the list, so the two cannot disagree (a test
@@ -52,8 +59,27 @@ const KING_ATTACK: usize = SHIELD + 2; // by knight, bishop, rook, queen
 const BISHOP_PAIR: usize = KING_ATTACK + 4;
 const ROOK_OPEN: usize = BISHOP_PAIR + 1;
 const ROOK_SEMI_OPEN: usize = ROOK_OPEN + 1;
+const TEMPO: usize = ROOK_SEMI_OPEN + 1; // +1 for the side to move
+/// King danger: the attack units on the enemy king's zone ([`KING_UNITS`] per attacking piece),
+/// one weight per number of attackers (1 to 7 or more). A single attacker is rarely
+/// dangerous, three together often are: the fit learns that from the data.
+const KING_DANGER: usize = TEMPO + 1;
+const PASSED_FREE: usize = KING_DANGER + 7; // by rank 2..7: nothing on the way to promotion
+const PASSED_OWN_KING: usize = PASSED_FREE + 6; // by rank: own king's distance to the stop square
+const PASSED_THEIR_KING: usize = PASSED_OWN_KING + 6; // by rank: the enemy king's distance
+const PASSED_SUPPORTED: usize = PASSED_THEIR_KING + 6; // a passed pawn defended by a pawn
+const PAWN_SUPPORTED: usize = PASSED_SUPPORTED + 1; // any pawn defended by a pawn
+const PAWN_PHALANX: usize = PAWN_SUPPORTED + 1; // a pawn with a friend beside it
+const PAWN_BACKWARD: usize = PAWN_PHALANX + 1; // no friend beside or behind, stop square hit
+const THREAT_BY_PAWN: usize = PAWN_BACKWARD + 1; // enemy pieces attacked by our pawns
+const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + 1; // enemy rooks and queens hit by minors
+const THREAT_BY_ROOK: usize = THREAT_BY_MINOR + 1; // enemy queens hit by rooks
+const OUTPOST: usize = THREAT_BY_ROOK + 1; // knight, bishop on an outpost
 /// The number of features (and of weight pairs).
-pub const N_FEATURES: usize = ROOK_SEMI_OPEN + 1;
+pub const N_FEATURES: usize = OUTPOST + 2;
+
+/// King-danger units per attacking piece (knight, bishop, rook, queen).
+const KING_UNITS: [i32; 4] = [2, 2, 3, 5];
 
 const PIECE_NAMES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
 const FILE_A: u64 = 0x0101_0101_0101_0101;
@@ -81,6 +107,29 @@ const PASSED_MASKS: [[u64; 64]; 2] = {
     }
     m
 };
+
+/// The squares on the neighbouring files in front of a square: no enemy pawn there means no
+/// enemy pawn can ever attack it. Index: colour, square.
+const FRONT_SPAN_SIDES: [[u64; 64]; 2] = {
+    let mut m = [[0u64; 64]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut sq = 0;
+        while sq < 64 {
+            m[c][sq] = PASSED_MASKS[c][sq] & !(FILE_A << (sq % 8));
+            sq += 1;
+        }
+        c += 1;
+    }
+    m
+};
+
+/// The king's distance (moves on an empty board) between two squares.
+fn distance(a: usize, b: usize) -> i32 {
+    let df = (a % 8) as i32 - (b % 8) as i32;
+    let dr = (a / 8) as i32 - (b / 8) as i32;
+    df.abs().max(dr.abs())
+}
 
 /// The file `f` and its neighbours.
 const fn adjacent_and_own(f: usize) -> u64 {
@@ -131,6 +180,11 @@ fn side<S: Sink>(b: &Board, color: Color, sign: i32, sink: &mut S) {
     let their_king = b.king(them);
     let king_zone = get_king_moves(their_king).0 | their_king.bitboard().0;
     let ci = color as usize;
+    let their = |p: Piece| b.colored_pieces(them, p).0;
+    let their_majors = their(Piece::Rook) | their(Piece::Queen);
+    let their_queens = their(Piece::Queen);
+    let our_pawn_attacks = pawn_attacks(our_pawns, color);
+    let (mut attackers, mut units) = (0, 0);
 
     for (pi, &piece) in Piece::ALL.iter().enumerate() {
         let pieces = b.colored_pieces(color, piece);
@@ -154,6 +208,34 @@ fn side<S: Sink>(b: &Board, color: Color, sign: i32, sink: &mut S) {
             let on_zone = (attacks & king_zone).count_ones() as i32;
             if on_zone > 0 {
                 sink.add(KING_ATTACK + pi - 1, sign * on_zone);
+                attackers += 1;
+                units += KING_UNITS[pi - 1];
+            }
+            let targets = match piece {
+                Piece::Knight | Piece::Bishop => their_majors,
+                Piece::Rook => their_queens,
+                _ => 0,
+            };
+            let hit = (attacks & targets).count_ones() as i32;
+            if hit > 0 {
+                let f = if piece == Piece::Rook {
+                    THREAT_BY_ROOK
+                } else {
+                    THREAT_BY_MINOR
+                };
+                sink.add(f, sign * hit);
+            }
+            // An outpost: well forward, defended by a pawn, and no enemy pawn can ever drive
+            // the piece away.
+            if matches!(piece, Piece::Knight | Piece::Bishop) {
+                let rank = sq.relative_to(color) as usize / 8;
+                let s = sq as usize;
+                if (3..=5).contains(&rank)
+                    && our_pawn_attacks & (1u64 << s) != 0
+                    && FRONT_SPAN_SIDES[ci][s] & their_pawns == 0
+                {
+                    sink.add(OUTPOST + pi - 1, sign);
+                }
             }
             if piece == Piece::Rook {
                 let file = FILE_A << (sq as usize % 8);
@@ -165,23 +247,71 @@ fn side<S: Sink>(b: &Board, color: Color, sign: i32, sink: &mut S) {
         }
     }
 
+    if attackers > 0 {
+        sink.add(KING_DANGER + attackers.min(7) - 1, sign * units);
+    }
+    let threatened = (our_pawn_attacks & b.colors(them).0 & !their_pawns).count_ones() as i32;
+    if threatened > 0 {
+        sink.add(THREAT_BY_PAWN, sign * threatened);
+    }
+
     // Pawn structure.
+    let our_king = b.king(color) as usize;
+    let their_king = their_king as usize;
     let mut isolated = 0;
+    let (mut supported, mut phalanx, mut backward) = (0, 0, 0);
     let mut p = our_pawns;
     while p != 0 {
         let sq = p.trailing_zeros() as usize;
         p &= p - 1;
-        if PASSED_MASKS[ci][sq] & their_pawns == 0 {
-            let rank = Square::index(sq).relative_to(color) as usize / 8;
-            sink.add(PASSED + rank - 1, sign);
-        }
+        let bit = 1u64 << sq;
         let f = sq % 8;
-        if adjacent_and_own(f) & !(FILE_A << f) & our_pawns == 0 {
+        let rank = Square::index(sq).relative_to(color) as usize / 8;
+        // The square in front (a pawn on the last rank does not exist).
+        let stop = if color == Color::White {
+            sq + 8
+        } else {
+            sq - 8
+        };
+        let defended = our_pawn_attacks & bit != 0;
+        supported += i32::from(defended);
+        let neighbours = adjacent_and_own(f) & !(FILE_A << f) & our_pawns;
+        phalanx += i32::from(neighbours & (0xFFu64 << (8 * (sq / 8))) != 0);
+        if PASSED_MASKS[ci][sq] & their_pawns == 0 {
+            sink.add(PASSED + rank - 1, sign);
+            if PASSED_MASKS[ci][sq] & (FILE_A << f) & occupied.0 == 0 {
+                sink.add(PASSED_FREE + rank - 1, sign);
+            }
+            sink.add(PASSED_OWN_KING + rank - 1, sign * distance(our_king, stop));
+            sink.add(
+                PASSED_THEIR_KING + rank - 1,
+                sign * distance(their_king, stop),
+            );
+            if defended {
+                sink.add(PASSED_SUPPORTED, sign);
+            }
+        }
+        if neighbours == 0 {
             isolated += 1;
+        } else if neighbours & !PASSED_MASKS[ci][sq] == 0
+            && their_pawn_attacks & (1u64 << stop) != 0
+        {
+            // Every friend on the neighbouring files is ahead: none can come up to defend it,
+            // and the square it would advance to is covered by an enemy pawn.
+            backward += 1;
         }
     }
     if isolated > 0 {
         sink.add(ISOLATED, sign * isolated);
+    }
+    for (feature, n) in [
+        (PAWN_SUPPORTED, supported),
+        (PAWN_PHALANX, phalanx),
+        (PAWN_BACKWARD, backward),
+    ] {
+        if n > 0 {
+            sink.add(feature, sign * n);
+        }
     }
     let mut doubled = 0;
     for f in 0..8 {
@@ -218,6 +348,57 @@ fn side<S: Sink>(b: &Board, color: Color, sign: i32, sink: &mut S) {
 fn walk<S: Sink>(b: &Board, sink: &mut S) {
     side(b, Color::White, 1, sink);
     side(b, Color::Black, -1, sink);
+    sink.add(
+        TEMPO,
+        if b.side_to_move() == Color::White {
+            1
+        } else {
+            -1
+        },
+    );
+}
+
+/// The share (in 64ths) of the endgame value kept when White, then Black, is the side ahead:
+/// material edges that rarely win. A side without pawns that is at most a minor piece up
+/// (king and rook against king and bishop, two knights) keeps an eighth; bishops of opposite
+/// colours with nothing else but pawns keep half. Not a weight: the rules of the game, not
+/// the fit, make these endings drawish, and a linear term cannot express "whoever is ahead".
+pub fn eg_scales(b: &Board) -> [i32; 2] {
+    let pawnless = |c: Color| b.colored_pieces(c, Piece::Pawn).is_empty();
+    let (white_pawnless, black_pawnless) = (pawnless(Color::White), pawnless(Color::Black));
+    let bishops = b.pieces(Piece::Bishop);
+    let others = b.pieces(Piece::Knight) | b.pieces(Piece::Rook) | b.pieces(Piece::Queen);
+    let light = 0x55AA_55AA_55AA_55AAu64;
+    let opposite = others.is_empty()
+        && bishops.len() == 2
+        && b.colored_pieces(Color::White, Piece::Bishop).len() == 1
+        && (bishops.0 & light).count_ones() == 1;
+    // The common case, cheaply: both sides have pawns and the bishops are not alone.
+    if !white_pawnless && !black_pawnless && !opposite {
+        return [64, 64];
+    }
+    // Material in pawns without the pawns, by the usual 3-3-5-9.
+    let pieces = |c: Color| {
+        let n = |p: Piece| b.colored_pieces(c, p).len() as i32;
+        3 * n(Piece::Knight) + 3 * n(Piece::Bishop) + 5 * n(Piece::Rook) + 9 * n(Piece::Queen)
+    };
+    let (w, k) = (pieces(Color::White), pieces(Color::Black));
+    let scale = |pawnless: bool, us: i32, them: i32| {
+        if pawnless && us - them <= 3 {
+            8
+        } else if opposite {
+            32
+        } else {
+            64
+        }
+    };
+    [scale(white_pawnless, w, k), scale(black_pawnless, k, w)]
+}
+
+/// The tapered value with the endgame part scaled by whoever it favours ([`eg_scales`]).
+pub fn blend(mg: i32, eg: i32, phase: i32, scales: [i32; 2]) -> i32 {
+    let scale = if eg > 0 { scales[0] } else { scales[1] };
+    taper(mg, eg * scale / 64, phase)
 }
 
 /// Collects counts densely, to hand them out sparsely.
@@ -265,6 +446,23 @@ pub fn feature_name(index: usize) -> String {
         BISHOP_PAIR => "bishop.pair".into(),
         ROOK_OPEN => "rook.open_file".into(),
         ROOK_SEMI_OPEN => "rook.semi_open_file".into(),
+        TEMPO => "tempo".into(),
+        i if i < PASSED_FREE => format!("king.danger.attackers{}", i - KING_DANGER + 1),
+        i if i < PASSED_OWN_KING => format!("pawn.passed.free.rank{}", i - PASSED_FREE + 2),
+        i if i < PASSED_THEIR_KING => {
+            format!("pawn.passed.own_king.rank{}", i - PASSED_OWN_KING + 2)
+        }
+        i if i < PASSED_SUPPORTED => {
+            format!("pawn.passed.their_king.rank{}", i - PASSED_THEIR_KING + 2)
+        }
+        PASSED_SUPPORTED => "pawn.passed.supported".into(),
+        PAWN_SUPPORTED => "pawn.supported".into(),
+        PAWN_PHALANX => "pawn.phalanx".into(),
+        PAWN_BACKWARD => "pawn.backward".into(),
+        THREAT_BY_PAWN => "threat.by_pawn".into(),
+        THREAT_BY_MINOR => "threat.by_minor".into(),
+        THREAT_BY_ROOK => "threat.by_rook".into(),
+        i if i < N_FEATURES => format!("outpost.{}", MOB[i - OUTPOST]),
         _ => format!("unknown.{index}"),
     }
 }
@@ -371,7 +569,7 @@ impl Weights {
         s
     }
 
-    /// White's tapered value of `board` (the side to move is ignored).
+    /// White's tapered value of `board` (the side to move counts only through the tempo term).
     fn white_value(&self, b: &Board) -> i32 {
         let mut acc = Acc {
             w: &self.w,
@@ -379,7 +577,7 @@ impl Weights {
             eg: 0,
         };
         walk(b, &mut acc);
-        taper(acc.mg, acc.eg, board_phase(b))
+        blend(acc.mg, acc.eg, board_phase(b), eg_scales(b))
     }
 }
 

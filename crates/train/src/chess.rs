@@ -317,13 +317,21 @@ impl Dataset {
 
     /// White's tapered value of `s` under float weights `w` (mg, eg interleaved).
     fn value(&self, s: &Sample, w: &[f64]) -> f64 {
+        let (v, _) = self.value_and_eg_share(s, w);
+        v
+    }
+
+    /// [`Dataset::value`], and how much one centipawn of endgame weight counts in it (the
+    /// phase's share times the endgame scale): the gradient needs both.
+    fn value_and_eg_share(&self, s: &Sample, w: &[f64]) -> (f64, f64) {
         let (mut mg, mut eg) = (0.0, 0.0);
         for &(i, c) in self.feats(s) {
             mg += w[2 * usize::from(i)] * f64::from(c);
             eg += w[2 * usize::from(i) + 1] * f64::from(c);
         }
         let ph = f64::from(s.phase) / f64::from(PHASE_MAX);
-        mg * ph + eg * s.eg_scale(eg) * (1.0 - ph)
+        let eg_share = s.eg_scale(eg) * (1.0 - ph);
+        (mg * ph + eg * eg_share, eg_share)
     }
 
     /// Mean squared error of the predicted scores against the results.
@@ -343,15 +351,13 @@ impl Dataset {
         grad.iter_mut().for_each(|g| *g = 0.0);
         let scale = 2.0 / samples.len().max(1) as f64;
         for s in samples {
-            let p = sigmoid(k * self.value(s, w));
+            let (v, eg_share) = self.value_and_eg_share(s, w);
+            let p = sigmoid(k * v);
             // d/dq of (R − σ(Kq/400))², with σ in base 10.
             let d = -scale * (f64::from(s.result) - p) * p * (1.0 - p) * k * LN10_400;
             let ph = f64::from(s.phase) / f64::from(PHASE_MAX);
             // The scale is piecewise constant in the weights: its own derivative is zero.
-            let eg = self.feats(s).iter().fold(0.0, |a, &(i, c)| {
-                a + w[2 * usize::from(i) + 1] * f64::from(c)
-            });
-            let (dm, de) = (d * ph, d * (1.0 - ph) * s.eg_scale(eg));
+            let (dm, de) = (d * ph, d * eg_share);
             for &(i, c) in self.feats(s) {
                 grad[2 * usize::from(i)] += dm * f64::from(c);
                 grad[2 * usize::from(i) + 1] += de * f64::from(c);

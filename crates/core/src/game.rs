@@ -153,4 +153,12 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
 
     /// Takes back a null move made by a `play_null` that returned `true`.
     fn undo_null(&mut self) {}
+
+    /// A key of the part of the position that changes slowly and that an evaluator's errors
+    /// follow (chess: the pawns), for correction history: the search learns, per key, how far
+    /// the static value tends to be from what searching finds, and corrects by it. `None` (the
+    /// default): the game has no such part.
+    fn structure_key(&self) -> Option<u64> {
+        None
+    }
 }

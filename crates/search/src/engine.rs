@@ -140,6 +140,11 @@ pub struct SearchConfig {
     /// move one and two plies before (by [`Game::piece_move_index`]), which knows that a
     /// reply is good after *this* move where plain history only knows it is good somewhere.
     pub continuation: bool,
+    /// Correction history: the static value is corrected by how far, on average, searches
+    /// of positions with the same [`Game::structure_key`] found it to be off, learnt where a
+    /// search's value bounds the error in a known direction. Acts wherever the static value
+    /// does (pruning, quiescence's stand-pat).
+    pub correction: bool,
 }
 
 impl Default for SearchConfig {
@@ -163,6 +168,7 @@ impl Default for SearchConfig {
             singular: 0,
             improving: false,
             continuation: false,
+            correction: false,
         }
     }
 }
@@ -198,6 +204,11 @@ mod tune {
     pub const HISTORY_BONUS_MAX: i32 = 1600;
     /// LMR: one ply less per this much history (more for a negative one), at most 2 either way.
     pub const LMR_HISTORY_STEP: i32 = 6000;
+    /// Correction history: slots per side (a power of two), the fixed-point scale (units
+    /// per evaluation unit), and the largest correction, in evaluation units.
+    pub const CORRECTION_SLOTS: usize = 1 << 14;
+    pub const CORRECTION_GRAIN: i32 = 256;
+    pub const CORRECTION_MAX: i32 = 96;
 }
 
 /// What the search learns about moves, kept from one search to the next and copied to each
@@ -210,6 +221,9 @@ struct Learnt {
     /// [`Game::PIECE_MOVE_INDICES`], by the piece-move index of the move one ply (the first
     /// table) or two plies (the second) before, then that of the move.
     continuation: Vec<i32>,
+    /// Correction history when it is on (else empty): by side and structure key, the
+    /// correction of the static value in 1/`CORRECTION_GRAIN` evaluation units.
+    correction: Vec<i32>,
 }
 
 impl Learnt {
@@ -218,6 +232,14 @@ impl Learnt {
         Learnt {
             history: vec![0; 2 * G::MOVE_INDICES],
             continuation: vec![0; if config.continuation { 2 * p * p } else { 0 }],
+            correction: vec![
+                0;
+                if config.correction {
+                    2 * tune::CORRECTION_SLOTS
+                } else {
+                    0
+                }
+            ],
         }
     }
 }
@@ -462,6 +484,16 @@ fn lmr_reduction(depth: u32, index: usize) -> u32 {
 #[inline]
 fn gravity(h: &mut i32, delta: i32) {
     *h += delta - *h * delta.abs() / tune::HISTORY_MAX;
+}
+
+/// A correction (in 1/`CORRECTION_GRAIN` units) moved towards `error` (in evaluation units,
+/// clamped to ±`CORRECTION_MAX`), (depth + 1)² / 1024 of the way and at most an eighth, so
+/// that one deep search counts for more than many shallow ones and none decides alone.
+fn correction_step(c: i32, error: i32, depth: u32) -> i32 {
+    let target = error.clamp(-tune::CORRECTION_MAX, tune::CORRECTION_MAX) * tune::CORRECTION_GRAIN;
+    let d = depth.min(63) as i32 + 1;
+    let w = (d * d).min(128);
+    (c * (1024 - w) + target * w) / 1024
 }
 
 /// The depth stored for a subtree solved to the end of the game: usable at any depth.
@@ -850,14 +882,19 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         // `improving` test of the nodes below).
         let quiet_node = !pv_node && ply > 0 && !forcing;
         let wants_eval = self.config.futility > 0 || self.config.null_move;
-        let node_eval =
-            if ply > 0 && !forcing && wants_eval && (quiet_node || self.config.improving) {
-                // The table keeps the static value too: the same position, the same value,
-                // without the evaluator's cost.
-                Some(tt_eval.unwrap_or_else(|| self.eval.evaluate(&self.pos)))
-            } else {
-                None
-            };
+        let slot = self.correction_slot();
+        let raw_eval = if ply > 0
+            && !forcing
+            && wants_eval
+            && (quiet_node || self.config.improving || slot.is_some())
+        {
+            // The table keeps the static value too: the same position, the same value,
+            // without the evaluator's cost.
+            Some(tt_eval.unwrap_or_else(|| self.eval.evaluate(&self.pos)))
+        } else {
+            None
+        };
+        let node_eval = raw_eval.map(|e| self.corrected(slot, e));
         self.static_evals[ply] = node_eval;
         let static_eval = node_eval.filter(|_| quiet_node);
         // Unknown two plies up (a forcing position, or the root) counts as improving: the
@@ -1085,22 +1122,41 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 }
             }
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        // 3k'. Correction history learns from a value that bounds the static value's error
+        // in a known direction, unless a noisy best move (a capture) explains the difference.
+        if let (Some(slot), Some(raw), Some(e)) = (slot, raw_eval, node_eval) {
+            let informative = match bound {
+                Bound::Exact => true,
+                Bound::Lower => best.0 > e,
+                Bound::Upper => best.0 < e,
+            };
+            if informative
+                && skip.is_none()
+                && !multipv_pass
+                && best_index != NO_MOVE
+                && !best.is_decisive()
+                && (bound == Bound::Upper
+                    || self.eval.move_hint(&self.pos, moves[best_index as usize]) == 0)
+            {
+                self.learn_correction(slot, raw, best.0, depth);
+            }
+        }
         // 3k. The move is stored as its index in the game's own (unsorted) order. Not after a
         // MultiPV pass, whose value is only that of the moves left.
         if self.config.use_tt && !multipv_pass && skip.is_none() {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
             // A subtree solved to its end holds at any depth; not in same-depth mode, where a
             // value must be exactly what a search of this depth gives.
             let solved = self.horizon == horizon_before && !self.config.tt_same_depth_only;
             let entry = Entry {
                 value: best.to_tt(ply as i32),
-                eval: node_eval
+                eval: raw_eval
                     .or(tt_eval)
                     .and_then(|v| i16::try_from(v).ok())
                     .filter(|&v| v != NO_EVAL)
@@ -1118,6 +1174,32 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         self.moves[ply] = moves;
         self.keys[ply] = keys;
         best
+    }
+
+    /// The correction-history slot of the current position, when correction is on and the
+    /// game has a structure key.
+    fn correction_slot(&self) -> Option<usize> {
+        if !self.config.correction {
+            return None;
+        }
+        let key = self.pos.structure_key()?;
+        let bits = tune::CORRECTION_SLOTS.trailing_zeros();
+        // A multiplicative hash's high bits, so a game's key need not be well mixed.
+        let index = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize;
+        Some(self.pos.side_to_move() as usize * tune::CORRECTION_SLOTS + index)
+    }
+
+    /// The static value `raw` with the correction learnt at `slot`.
+    fn corrected(&self, slot: Option<usize>, raw: i32) -> i32 {
+        slot.map_or(raw, |s| {
+            raw + self.learnt.correction[s] / tune::CORRECTION_GRAIN
+        })
+    }
+
+    /// Moves the correction at `slot` towards the error `value - raw` ([`correction_step`]).
+    fn learn_correction(&mut self, slot: usize, raw: i32, value: i32, depth: u32) {
+        let c = &mut self.learnt.correction[slot];
+        *c = correction_step(*c, value - raw, depth);
     }
 
     /// Step 3h: appends one ordering key per move, highest searched first; `skip` (the table's
@@ -1232,7 +1314,8 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
     fn quiesce(&mut self, ply: usize, mut alpha: Score, beta: Score) -> Score {
         self.stats.evals += 1;
         self.horizon += 1;
-        let stand_pat = Score::heuristic(self.eval.evaluate(&self.pos));
+        let slot = self.correction_slot();
+        let stand_pat = Score::heuristic(self.corrected(slot, self.eval.evaluate(&self.pos)));
         if !self.config.quiescence || stand_pat >= beta || ply as i32 >= Score::MAX_PLY - 2 {
             return stand_pat;
         }
@@ -1328,6 +1411,32 @@ mod tests {
             h > tune::HISTORY_MAX * 9 / 10 && h <= tune::HISTORY_MAX,
             "{h}"
         );
+    }
+
+    #[test]
+    fn corrections_approach_the_error_and_stay_bounded() {
+        let max = tune::CORRECTION_MAX * tune::CORRECTION_GRAIN;
+        // The same error again and again: the correction converges on it from below.
+        let mut c = 0;
+        for _ in 0..200 {
+            let next = correction_step(c, 40, 6);
+            assert!(next >= c && next <= 40 * tune::CORRECTION_GRAIN, "{next}");
+            c = next;
+        }
+        assert!(c > 39 * tune::CORRECTION_GRAIN, "{c}");
+        // A deeper search moves it further in one step; a huge error counts as the largest.
+        assert!(correction_step(0, 50, 9) > correction_step(0, 50, 2));
+        assert_eq!(
+            correction_step(0, 100_000, 20),
+            correction_step(0, tune::CORRECTION_MAX, 20)
+        );
+        let mut rng = duel_core::SplitMix64::new(11);
+        let mut c = 0;
+        for _ in 0..100_000 {
+            let error = (rng.next() % 4001) as i32 - 2000;
+            c = correction_step(c, error, (rng.next() % 40) as u32);
+            assert!(c.abs() <= max, "{c}");
+        }
     }
 
     #[test]

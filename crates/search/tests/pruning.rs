@@ -1,4 +1,5 @@
-//! The inexact prunings (null move, late-move reductions and pruning) are checked for legality and sanity,
+//! The inexact prunings (null move, late-move reductions and pruning, and the static-value
+//! corrections they read) are checked for legality and sanity,
 //! and for the one exact guarantee they keep: a search that runs until no value depends on the
 //! depth limit returns the proven value, whatever it pruned on the way.
 
@@ -143,6 +144,13 @@ impl Game for PassTicTacToe {
         self.to_move = self.to_move.other();
         self.passes -= 1;
     }
+
+    /// Who holds the centre: a part of the position that changes at most twice a game, as a
+    /// pawn structure changes slowly, for correction history.
+    fn structure_key(&self) -> Option<u64> {
+        let centre = |s: u16| u64::from(s & 0o20 != 0);
+        Some(centre(self.stones[0]) | centre(self.stones[1]) << 1)
+    }
 }
 
 /// Open lines, as in the texts, with null moves allowed everywhere.
@@ -211,7 +219,8 @@ fn pruning_configs() -> Vec<(&'static str, SearchConfig)> {
             },
         ),
         (
-            "everything chess has: the above + futility, iir, improving, continuation history",
+            "everything chess has and the options it leaves off: the above + futility, iir, \
+             improving, continuation and correction history",
             SearchConfig {
                 null_move: true,
                 lmr: true,
@@ -221,6 +230,7 @@ fn pruning_configs() -> Vec<(&'static str, SearchConfig)> {
                 iir: true,
                 improving: true,
                 continuation: true,
+                correction: true,
                 ..base
             },
         ),
@@ -307,5 +317,24 @@ fn singular_extensions_change_the_tree() {
     };
     let a = Searcher::new(OpenLinesNull, plain).search(&pos, &Limits::depth(9), |_| {});
     let b = Searcher::new(OpenLinesNull, singular).search(&pos, &Limits::depth(9), |_| {});
+    assert_ne!(a.stats.nodes, b.stats.nodes);
+}
+
+/// Correction history changes the static values that pruning reads, so with futility pruning
+/// on, the tree must differ from the one without it (and the proven values above still hold).
+#[test]
+fn correction_history_changes_the_tree() {
+    let pos = PassTicTacToe::start();
+    let futility = SearchConfig {
+        tt_mb: 1,
+        futility: 1,
+        ..SearchConfig::default()
+    };
+    let corrected = SearchConfig {
+        correction: true,
+        ..futility.clone()
+    };
+    let a = Searcher::new(OpenLinesNull, futility).search(&pos, &Limits::depth(7), |_| {});
+    let b = Searcher::new(OpenLinesNull, corrected).search(&pos, &Limits::depth(7), |_| {});
     assert_ne!(a.stats.nodes, b.stats.nodes);
 }

@@ -454,6 +454,20 @@ impl Game for Chess {
             promotion: None,
         });
     }
+
+    /// The pawns of each colour: a static evaluation's errors follow the pawn structure
+    /// (a blocked centre, a passer the terms undervalue), which changes only with pawn moves
+    /// and captures of pawns.
+    fn structure_key(&self) -> Option<u64> {
+        let pawns = self.board.pieces(Piece::Pawn);
+        let white = (pawns & self.board.colors(Color::White)).0;
+        let black = (pawns & self.board.colors(Color::Black)).0;
+        // Two independent multipliers, so the same pawn set of either colour differs.
+        Some(
+            white.wrapping_mul(0xA24B_AED4_963E_E407)
+                ^ black.wrapping_mul(0x9FB2_1C65_1E98_DF25).rotate_left(32),
+        )
+    }
 }
 
 /// Leaf count at `depth` on the bare rules (every line runs to the depth unless mated or

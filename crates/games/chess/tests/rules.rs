@@ -120,6 +120,45 @@ fn en_passant_hash() {
     assert_ne!(free.hash(), none.hash(), "exd6 is legal");
 }
 
+/// The structure key (correction history's) changes exactly when the pawns do: a pawn
+/// moves, promotes or is taken.
+#[test]
+fn structure_key_follows_the_pawns() {
+    let mut rng = duel_core::SplitMix64::new(5);
+    let mut moves = Vec::new();
+    let (mut same, mut changed) = (0, 0);
+    for _ in 0..40 {
+        let mut pos = Chess::start();
+        for _ in 0..120 {
+            pos.generate_moves(&mut moves);
+            if moves.is_empty() || pos.outcome().is_some() {
+                break;
+            }
+            let mv = moves[rng.below(moves.len())];
+            let b = pos.board();
+            let pawns = b.pieces(duel_chess::cozy_chess::Piece::Pawn);
+            let pawn_move = pawns.has(mv.from);
+            // En passant empties a square other than `to`, but the mover is a pawn anyway.
+            let takes_pawn = pawns.has(mv.to) && b.color_on(mv.to) != Some(b.side_to_move());
+            let before = pos.structure_key().unwrap();
+            pos.play(mv);
+            let after = pos.structure_key().unwrap();
+            if pawn_move || takes_pawn {
+                assert_ne!(before, after, "{mv} in {}", pos.to_text());
+                changed += 1;
+            } else {
+                assert_eq!(before, after, "{mv} in {}", pos.to_text());
+                same += 1;
+            }
+        }
+    }
+    assert!(same > 100 && changed > 100, "{same} {changed}");
+    // The colours count: the same pawn squares with the colours swapped give another key.
+    let a = Chess::from_text("4k3/8/8/3P4/3p4/8/8/4K3 w - - 0 1").unwrap();
+    let b = Chess::from_text("4k3/8/8/3p4/3P4/8/8/4K3 w - - 0 1").unwrap();
+    assert_ne!(a.structure_key(), b.structure_key());
+}
+
 fn play_all(pos: &mut Chess, moves: &str) {
     for m in moves.split_whitespace() {
         let mv = pos.parse_move(m).unwrap();

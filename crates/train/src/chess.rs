@@ -33,17 +33,13 @@ pub const SCORE_CLAMP: i32 = 2000;
 /// Positions this close after the opening are still shaped by its random moves: not recorded.
 const SKIP_AFTER_OPENING: u32 = 4;
 
-/// The engine options duel plays chess with (`Supported::search_config` in duel-engine), on one
-/// thread so that a node limit gives the same game every time.
+/// The engine options duel plays chess with (the engine's own, so that self-play data comes
+/// from the search that is shipped), on one thread so that a node limit gives the same game
+/// every time.
 pub fn search_config() -> SearchConfig {
     SearchConfig {
         threads: 1,
-        null_move: true,
-        lmr: true,
-        futility: 90,
-        iir: true,
-        late_move_pruning: true,
-        ..SearchConfig::default()
+        ..<Chess as duel_engine::Supported>::search_config()
     }
 }
 

@@ -6,8 +6,9 @@
 //! White minus the same count for Black (squares seen from each side's own back rank). The
 //! features: material, piece-square tables, mobility tables; passed pawns by rank, with a free
 //! path and the two kings' distances to the square in front (by rank), defended passers;
-//! isolated, doubled, backward, defended and side-by-side pawns; the pawn shield, the attacks
-//! on each king's zone and a king-danger table by the number of attackers; threats (pieces hit
+//! isolated, doubled, backward, defended and side-by-side pawns; the pawn shield, the enemy
+//! pawn storm, open files by the king, the attacks on each king's zone, a king-danger table by
+//! the number of attackers and the checks each piece type has ready; threats (pieces hit
 //! by pawns, rooks and queens by minors, queens by rooks); knight and bishop outposts; the
 //! bishop pair, rooks on open and semi-open files, and a tempo for the side to move.
 //!
@@ -75,8 +76,16 @@ const THREAT_BY_PAWN: usize = PAWN_BACKWARD + 1; // enemy pieces attacked by our
 const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + 1; // enemy rooks and queens hit by minors
 const THREAT_BY_ROOK: usize = THREAT_BY_MINOR + 1; // enemy queens hit by rooks
 const OUTPOST: usize = THREAT_BY_ROOK + 1; // knight, bishop on an outpost
+/// Checks ready: squares from which a knight, bishop, rook or queen could check the enemy
+/// king next move, free of own pieces and of enemy pawn attacks (one per square and piece).
+const CHECK: usize = OUTPOST + 2;
+/// Pawn storm: enemy pawns on the king's and the neighbouring files, one, two and three ranks
+/// in front of the king.
+const STORM: usize = CHECK + 4;
+/// Files among the king's and its neighbours with no pawn of the king's side.
+const KING_OPEN: usize = STORM + 3;
 /// The number of features (and of weight pairs).
-pub const N_FEATURES: usize = OUTPOST + 2;
+pub const N_FEATURES: usize = KING_OPEN + 1;
 
 /// King-danger units per attacking piece (knight, bishop, rook, queen).
 const KING_UNITS: [i32; 4] = [2, 2, 3, 5];
@@ -185,6 +194,14 @@ fn side<S: Sink>(b: &Board, color: Color, sign: i32, sink: &mut S) {
     let their_queens = their(Piece::Queen);
     let our_pawn_attacks = pawn_attacks(our_pawns, color);
     let (mut attackers, mut units) = (0, 0);
+    let diagonal_checks = get_bishop_moves(their_king, occupied).0;
+    let straight_checks = get_rook_moves(their_king, occupied).0;
+    let check_squares = [
+        get_knight_moves(their_king).0,
+        diagonal_checks,
+        straight_checks,
+        diagonal_checks | straight_checks,
+    ];
 
     for (pi, &piece) in Piece::ALL.iter().enumerate() {
         let pieces = b.colored_pieces(color, piece);
@@ -205,6 +222,11 @@ fn side<S: Sink>(b: &Board, color: Color, sign: i32, sink: &mut S) {
             // capture: the squares that count for its activity.
             let mobility = (attacks & !own & !their_pawn_attacks).count_ones() as usize;
             sink.add(MOBILITY[pi - 1] + mobility, sign);
+            let checks =
+                (attacks & check_squares[pi - 1] & !own & !their_pawn_attacks).count_ones() as i32;
+            if checks > 0 {
+                sink.add(CHECK + pi - 1, sign * checks);
+            }
             let on_zone = (attacks & king_zone).count_ones() as i32;
             if on_zone > 0 {
                 sink.add(KING_ATTACK + pi - 1, sign * on_zone);
@@ -339,6 +361,25 @@ fn side<S: Sink>(b: &Board, color: Color, sign: i32, sink: &mut S) {
             }
         }
     }
+    for step in 1i32..=3 {
+        let r = if color == Color::White {
+            kr as i32 + step
+        } else {
+            kr as i32 - step
+        };
+        if (0..8).contains(&r) {
+            let n = (files & (0xFFu64 << (8 * r)) & their_pawns).count_ones() as i32;
+            if n > 0 {
+                sink.add(STORM + step as usize - 1, sign * n);
+            }
+        }
+    }
+    let open = (kf.saturating_sub(1)..=(kf + 1).min(7))
+        .filter(|&f| (FILE_A << f) & our_pawns == 0)
+        .count() as i32;
+    if open > 0 {
+        sink.add(KING_OPEN, sign * open);
+    }
 
     if b.colored_pieces(color, Piece::Bishop).len() >= 2 {
         sink.add(BISHOP_PAIR, sign);
@@ -462,7 +503,10 @@ pub fn feature_name(index: usize) -> String {
         THREAT_BY_PAWN => "threat.by_pawn".into(),
         THREAT_BY_MINOR => "threat.by_minor".into(),
         THREAT_BY_ROOK => "threat.by_rook".into(),
-        i if i < N_FEATURES => format!("outpost.{}", MOB[i - OUTPOST]),
+        i if i < CHECK => format!("outpost.{}", MOB[i - OUTPOST]),
+        i if i < STORM => format!("king.check.{}", MOB[i - CHECK]),
+        i if i < KING_OPEN => format!("king.storm.{}", i - STORM + 1),
+        KING_OPEN => "king.open_files".into(),
         _ => format!("unknown.{index}"),
     }
 }

@@ -319,6 +319,9 @@ impl Supported for Chess {
             futility: 90,
             iir: true,
             late_move_pruning: true,
+            singular: 2,
+            continuation: true,
+            correction: true,
             ..SearchConfig::default()
         }
     }

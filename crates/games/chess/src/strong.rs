@@ -348,30 +348,27 @@ fn side<S: Sink>(b: &Board, color: Color, sign: i32, sink: &mut S) {
     let king = b.king(color);
     let (kf, kr) = (king as usize % 8, king as usize / 8);
     let files = adjacent_and_own(kf);
-    for (i, step) in [1i32, 2].into_iter().enumerate() {
+    // The king's and the neighbouring files, `step` ranks in front of the king (towards the
+    // enemy); None past the board's edge.
+    let ahead = |step: i32| {
         let r = if color == Color::White {
             kr as i32 + step
         } else {
             kr as i32 - step
         };
-        if (0..8).contains(&r) {
-            let n = (files & (0xFFu64 << (8 * r)) & our_pawns).count_ones() as i32;
-            if n > 0 {
-                sink.add(SHIELD + i, sign * n);
-            }
+        (0..8).contains(&r).then(|| files & (0xFFu64 << (8 * r)))
+    };
+    for (i, step) in [1, 2].into_iter().enumerate() {
+        let n = ahead(step).map_or(0, |zone| (zone & our_pawns).count_ones() as i32);
+        if n > 0 {
+            sink.add(SHIELD + i, sign * n);
         }
     }
-    for step in 1i32..=3 {
-        let r = if color == Color::White {
-            kr as i32 + step
-        } else {
-            kr as i32 - step
-        };
-        if (0..8).contains(&r) {
-            let n = (files & (0xFFu64 << (8 * r)) & their_pawns).count_ones() as i32;
-            if n > 0 {
-                sink.add(STORM + step as usize - 1, sign * n);
-            }
+    // Pawn storm: their pawns one, two and three ranks in front of our king.
+    for (i, step) in [1, 2, 3].into_iter().enumerate() {
+        let n = ahead(step).map_or(0, |zone| (zone & their_pawns).count_ones() as i32);
+        if n > 0 {
+            sink.add(STORM + i, sign * n);
         }
     }
     let open = (kf.saturating_sub(1)..=(kf + 1).min(7))

@@ -211,8 +211,8 @@ mod tune {
     pub const CORRECTION_MAX: i32 = 96;
 }
 
-/// What the search learns about moves, kept from one search to the next and copied to each
-/// thread.
+/// What the search learns about moves and, with correction history, about its static values;
+/// kept from one search to the next and copied to each thread.
 #[derive(Clone, Default)]
 struct Learnt {
     /// Butterfly history: by side and move index.

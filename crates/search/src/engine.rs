@@ -202,6 +202,9 @@ mod tune {
     pub const HISTORY_MAX: i32 = 1 << 14;
     /// The largest single history update.
     pub const HISTORY_BONUS_MAX: i32 = 1600;
+    // The history tables hold i16s: every value (and every value an update passes through
+    // on its way to the bound) must fit.
+    const _: () = assert!(HISTORY_MAX + HISTORY_BONUS_MAX <= i16::MAX as i32);
     /// LMR: one ply less per this much history (more for a negative one), at most 2 either way.
     pub const LMR_HISTORY_STEP: i32 = 6000;
     /// Correction history: slots per side (a power of two), the fixed-point scale (units
@@ -216,11 +219,11 @@ mod tune {
 #[derive(Clone, Default)]
 struct Learnt {
     /// Butterfly history: by side and move index.
-    history: Vec<i32>,
+    history: Vec<i16>,
     /// Continuation history when it is on (else empty): two tables of P² values, P being
     /// [`Game::PIECE_MOVE_INDICES`], by the piece-move index of the move one ply (the first
     /// table) or two plies (the second) before, then that of the move.
-    continuation: Vec<i32>,
+    continuation: Vec<i16>,
     /// Correction history when it is on (else empty): by side and structure key, the
     /// correction of the static value in 1/`CORRECTION_GRAIN` evaluation units.
     correction: Vec<i32>,
@@ -480,10 +483,12 @@ fn lmr_reduction(depth: u32, index: usize) -> u32 {
 }
 
 /// Adds `delta` to a history value, scaled down as the value nears ±`HISTORY_MAX` in the
-/// direction of `delta`, which it therefore never passes.
+/// direction of `delta`, which it therefore never passes. Values are kept in 16 bits: the
+/// continuation tables then take half the cache they would (chess: 2.3 MB instead of 4.7).
 #[inline]
-fn gravity(h: &mut i32, delta: i32) {
-    *h += delta - *h * delta.abs() / tune::HISTORY_MAX;
+fn gravity(h: &mut i16, delta: i32) {
+    let v = i32::from(*h);
+    *h = (v + delta - v * delta.abs() / tune::HISTORY_MAX) as i16;
 }
 
 /// A correction (in 1/`CORRECTION_GRAIN` units) moved towards `error` (in evaluation units,
@@ -1070,7 +1075,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 let r = if reducible && !checks {
                     // Less at PV nodes, whose value is the one the root reports; never past
                     // the horizon.
-                    let h = self.learnt.history[side * G::MOVE_INDICES + G::move_index(mv)];
+                    let h = self.history(side, mv);
                     let adjust = (h / tune::LMR_HISTORY_STEP).clamp(-2, 2);
                     (lmr_reduction(depth, i) as i32 - i32::from(pv_node) - adjust
                         + i32::from(!improving))
@@ -1224,12 +1229,18 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             } else if counter == Some(mv) {
                 ORDER_COUNTER
             } else {
-                let h = self.learnt.history[side * G::MOVE_INDICES + G::move_index(mv)];
+                let h = self.history(side, mv);
                 (hint << 24) + i64::from(h + self.continuation_score(before, mv))
             };
             keys.push((key, i as u16));
         }
         self.hints = hints;
+    }
+
+    /// The butterfly history of `mv` for `side`.
+    #[inline]
+    fn history(&self, side: usize, mv: G::Move) -> i32 {
+        i32::from(self.learnt.history[side * G::MOVE_INDICES + G::move_index(mv)])
     }
 
     /// The piece-move index of `mv` in the current position, when continuation history is on.
@@ -1259,7 +1270,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         before
             .iter()
             .flatten()
-            .map(|row| self.learnt.continuation[row + m])
+            .map(|row| i32::from(self.learnt.continuation[row + m]))
             .sum()
     }
 
@@ -1395,18 +1406,19 @@ mod tests {
     #[test]
     fn history_stays_within_its_bound() {
         let mut rng = duel_core::SplitMix64::new(7);
-        let mut h = 0;
+        let mut h = 0i16;
         for _ in 0..100_000 {
             let delta = (rng.next() % (2 * tune::HISTORY_BONUS_MAX as u64 + 1)) as i32
                 - tune::HISTORY_BONUS_MAX;
             gravity(&mut h, delta);
-            assert!(h.abs() <= tune::HISTORY_MAX, "{h}");
+            assert!(i32::from(h).abs() <= tune::HISTORY_MAX, "{h}");
         }
         // Repeated rewards approach the bound from below.
-        let mut h = 0;
+        let mut h = 0i16;
         for _ in 0..1000 {
             gravity(&mut h, tune::HISTORY_BONUS_MAX);
         }
+        let h = i32::from(h);
         assert!(
             h > tune::HISTORY_MAX * 9 / 10 && h <= tune::HISTORY_MAX,
             "{h}"

@@ -460,6 +460,36 @@ struct Worker<'a, G: Game, E: Evaluator<G>> {
     piece_path: Vec<Option<usize>>,
     /// Counter moves: by the index of the opponent's last move, the reply that last cut.
     counters: Vec<Option<G::Move>>,
+    evals: EvalCache,
+}
+
+/// Static values by position key, one cache per thread, direct-mapped. Quiescence evaluates
+/// every node it enters, and the same position is often reached again by captures in another
+/// order or by the next iteration; the evaluation is most of a chess node's cost. An entry
+/// answers only for its own full key, so a value is the evaluator's own: results do not change.
+struct EvalCache {
+    slots: Vec<(u64, i32)>,
+}
+
+impl EvalCache {
+    /// 2^15 entries of 16 bytes: half a megabyte, within a core's L2 cache here.
+    const SLOTS: usize = 1 << 15;
+
+    fn new() -> Self {
+        // Slot i starts with the key !i, which maps to another slot, so no key finds it.
+        EvalCache {
+            slots: (0..Self::SLOTS).map(|i| (!(i as u64), 0)).collect(),
+        }
+    }
+
+    #[inline]
+    fn get_or_insert(&mut self, key: u64, evaluate: impl FnOnce() -> i32) -> i32 {
+        let slot = &mut self.slots[key as usize & (Self::SLOTS - 1)];
+        if slot.0 != key {
+            *slot = (key, evaluate());
+        }
+        slot.1
+    }
 }
 
 /// The late-move reduction, in plies, of the move at `index` (from 0) of a node with `depth`
@@ -550,6 +580,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             static_evals: Vec::new(),
             piece_path: Vec::new(),
             counters: vec![None; G::MOVE_INDICES],
+            evals: EvalCache::new(),
         }
     }
 
@@ -821,7 +852,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         if ply as i32 >= Score::MAX_PLY - 2 {
             self.stats.evals += 1;
             self.horizon += 1;
-            return Score::heuristic(self.eval.evaluate(&self.pos));
+            return Score::heuristic(self.static_value());
         }
         // 3c. Nothing here can beat a win already proven closer to the root.
         if ply > 0 {
@@ -895,7 +926,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         {
             // The table keeps the static value too: the same position, the same value,
             // without the evaluator's cost.
-            Some(tt_eval.unwrap_or_else(|| self.eval.evaluate(&self.pos)))
+            Some(tt_eval.unwrap_or_else(|| self.static_value()))
         } else {
             None
         };
@@ -1181,6 +1212,13 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         best
     }
 
+    /// The evaluator's value of the current position, through the cache.
+    #[inline]
+    fn static_value(&mut self) -> i32 {
+        let (eval, pos) = (self.eval, &self.pos);
+        self.evals.get_or_insert(pos.hash(), || eval.evaluate(pos))
+    }
+
     /// The correction-history slot of the current position, when correction is on and the
     /// game has a structure key.
     fn correction_slot(&self) -> Option<usize> {
@@ -1326,7 +1364,8 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         self.stats.evals += 1;
         self.horizon += 1;
         let slot = self.correction_slot();
-        let stand_pat = Score::heuristic(self.corrected(slot, self.eval.evaluate(&self.pos)));
+        let raw = self.static_value();
+        let stand_pat = Score::heuristic(self.corrected(slot, raw));
         if !self.config.quiescence || stand_pat >= beta || ply as i32 >= Score::MAX_PLY - 2 {
             return stand_pat;
         }

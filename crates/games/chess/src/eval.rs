@@ -4,7 +4,7 @@
 //! (every move when in check) for quiescence, most-valuable-victim ordering hints, and the
 //! null-move guard against zugzwang.
 
-use cozy_chess::{Board, Color, Move, Piece};
+use cozy_chess::{BitBoard, Board, Color, Move, Piece, Rank, Square};
 use duel_core::Evaluator;
 
 use crate::see::see;
@@ -164,9 +164,29 @@ impl Evaluator<Chess> for Pst {
 
 /// True if `mv` takes something (en passant included) or promotes.
 pub fn is_noisy(board: &Board, mv: Move) -> bool {
-    mv.promotion.is_some()
-        || board.color_on(mv.to) == Some(!board.side_to_move())
-        || (board.piece_on(mv.from) == Some(Piece::Pawn) && mv.from.file() != mv.to.file())
+    victim(board, mv) > 0 || mv.promotion.is_some()
+}
+
+/// The value of what `mv` takes: the enemy piece on the target, a pawn for en passant (a pawn
+/// moving diagonally onto an empty square), else 0. Bitboard tests first: most moves are quiet.
+fn victim(board: &Board, mv: Move) -> i32 {
+    if board.colors(!board.side_to_move()).has(mv.to) {
+        board
+            .piece_on(mv.to)
+            .map_or(0, |p| PIECE_VALUES[p as usize])
+    } else if board.pieces(Piece::Pawn).has(mv.from) && mv.from.file() != mv.to.file() {
+        PIECE_VALUES[Piece::Pawn as usize]
+    } else {
+        0
+    }
+}
+
+/// Whether the capture `mv` of a piece worth `victim` by a piece worth `mover` loses no material
+/// by static exchange. Taking at least what the taker is worth never does (the exchange can
+/// stop after the recapture; the king, worth 0 here, takes only what nothing guards), so most
+/// captures need no exchange walk.
+fn not_losing(board: &Board, mv: Move, victim: i32, mover: i32) -> bool {
+    victim >= mover || see(board, mv) >= 0
 }
 
 /// Captures that do not lose material by static exchange, and promotions; every move when in
@@ -175,12 +195,33 @@ fn noisy_moves(pos: &Chess, moves: &mut Vec<Move>) {
     moves.clear();
     let b = pos.board();
     let in_check = pos.in_check();
-    b.generate_moves(|pm| {
-        moves.extend(
-            pm.into_iter().filter(|&m| {
-                in_check || m.promotion.is_some() || (is_noisy(b, m) && see(b, m) >= 0)
-            }),
-        );
+    // Out of check, only the target squares that can make a move noisy (an enemy piece; for
+    // a pawn also the en-passant square and the last rank): most quiet moves are never built.
+    let us = b.side_to_move();
+    let enemies = b.colors(!us);
+    let pawn_targets = enemies
+        | Rank::Eighth.relative_to(us).bitboard()
+        | b.en_passant().map_or(BitBoard::EMPTY, |f| {
+            Square::new(f, Rank::Sixth.relative_to(us)).bitboard()
+        });
+    b.generate_moves(|mut pm| {
+        if in_check {
+            moves.extend(pm);
+            return false;
+        }
+        pm.to &= if pm.piece == Piece::Pawn {
+            pawn_targets
+        } else {
+            enemies
+        };
+        let mover = PIECE_VALUES[pm.piece as usize];
+        moves.extend(pm.into_iter().filter(|&m| {
+            if m.promotion.is_some() {
+                return true;
+            }
+            let v = victim(b, m);
+            v > 0 && not_losing(b, m, v, mover)
+        }));
         false
     });
 }
@@ -189,21 +230,17 @@ fn noisy_moves(pos: &Chess, moves: &mut Vec<Move>) {
 /// piece they make. Quiet moves get no hint (killers and history order them); captures that
 /// lose material by static exchange come after them.
 fn capture_hint(board: &Board, mv: Move) -> i32 {
-    let victim = match board.piece_on(mv.to) {
-        Some(p) if board.color_on(mv.to) != Some(board.side_to_move()) => PIECE_VALUES[p as usize],
-        _ if is_noisy(board, mv) && mv.promotion.is_none() => PIECE_VALUES[0], // en passant
-        _ => 0,
-    };
+    let victim = victim(board, mv);
     let promotion = mv.promotion.map_or(0, |p| PIECE_VALUES[p as usize]);
     if victim == 0 && promotion == 0 {
         return 0;
     }
-    if promotion == 0 && see(board, mv) < 0 {
-        return -1;
-    }
     let attacker = board
         .piece_on(mv.from)
         .map_or(0, |p| PIECE_VALUES[p as usize]);
+    if promotion == 0 && !not_losing(board, mv, victim, attacker) {
+        return -1;
+    }
     10 * (victim + promotion) - attacker / 10 + 10
 }
 
@@ -289,5 +326,57 @@ mod tests {
         Pst.noisy_moves(&check, &mut noisy);
         check.generate_moves(&mut all);
         assert_eq!(noisy.len(), all.len());
+    }
+
+    /// The quick paths (target masks, the victim-at-least-the-taker shortcut) against the
+    /// definitions, on every move of random games from the perft positions: quiescence's moves
+    /// are the legal captures that do not lose by exchange and the promotions, in move
+    /// generation order; a hint is negative exactly for a capture that loses by exchange; the
+    /// move list is empty exactly when the game is over.
+    #[test]
+    fn quick_paths_agree_with_the_definitions() {
+        let text = include_str!("../../../../data/chess/perft.txt");
+        let fens: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(|l| l.split(';').next().unwrap().trim())
+            .collect();
+        assert!(fens.len() >= 6);
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let (mut noisy, mut all) = (Vec::new(), Vec::new());
+        let mut checked = 0;
+        for fen in fens {
+            let mut pos = Chess::from_text(fen).unwrap();
+            for _ in 0..120 {
+                pos.generate_moves(&mut all);
+                assert_eq!(all.is_empty(), pos.outcome().is_some(), "{}", pos.board());
+                if all.is_empty() {
+                    break;
+                }
+                let b = pos.board();
+                let expected: Vec<Move> = all
+                    .iter()
+                    .copied()
+                    .filter(|&m| {
+                        pos.in_check()
+                            || m.promotion.is_some()
+                            || (is_noisy(b, m) && see(b, m) >= 0)
+                    })
+                    .collect();
+                Pst.noisy_moves(&pos, &mut noisy);
+                assert_eq!(noisy, expected, "{b}");
+                for &m in &all {
+                    let losing = m.promotion.is_none() && is_noisy(b, m) && see(b, m) < 0;
+                    assert_eq!(Pst.move_hint(&pos, m) < 0, losing, "{b} {m}");
+                    checked += 1;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let mv = all[(seed % all.len() as u64) as usize];
+                pos.play(mv);
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
     }
 }

@@ -332,13 +332,19 @@ impl Game for Chess {
 
     fn generate_moves(&self, moves: &mut Vec<Move>) {
         moves.clear();
-        if self.outcome().is_some() {
-            return;
-        }
         self.board.generate_moves(|pm| {
             moves.extend(pm);
             false
         });
+        // No move: mate or stalemate, over either way. Otherwise only the draw rules can end
+        // the game; `outcome` would look for a legal move a second time.
+        if !moves.is_empty()
+            && (self.board.halfmove_clock() >= 100
+                || insufficient_material(&self.board)
+                || self.repeated())
+        {
+            moves.clear();
+        }
     }
 
     fn play(&mut self, mv: Move) {

@@ -1076,6 +1076,9 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             self.order(&moves, &mut keys, ply, NO_MOVE);
         }
         let side = self.pos.side_to_move() as usize;
+        // The table's best move is a capture: the quiet moves are less likely to matter, and
+        // late ones are reduced a ply more.
+        let tt_noisy = tt_first && self.eval.move_hint(&self.pos, moves[tt_move as usize]) > 0;
 
         let horizon_before = self.horizon;
         let original_alpha = alpha;
@@ -1123,7 +1126,8 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                     let h = self.history(side, mv);
                     let adjust = (h / tune::LMR_HISTORY_STEP).clamp(-2, 2);
                     (lmr_reduction(depth, i) as i32 - i32::from(pv_node) - adjust
-                        + i32::from(!improving))
+                        + i32::from(!improving)
+                        + i32::from(tt_noisy))
                     .clamp(0, depth as i32 - 2) as u32
                 } else {
                     0

@@ -1077,8 +1077,12 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         }
         let side = self.pos.side_to_move() as usize;
         // The table's best move is a capture: the quiet moves are less likely to matter, and
-        // late ones are reduced a ply more.
-        let tt_noisy = tt_first && self.eval.move_hint(&self.pos, moves[tt_move as usize]) > 0;
+        // late ones are reduced a ply more. Asked only where a move can be reduced: the hint
+        // may cost an exchange evaluation.
+        let tt_noisy = tt_first
+            && self.config.lmr
+            && depth >= tune::LMR_MIN_DEPTH
+            && self.eval.move_hint(&self.pos, moves[tt_move as usize]) > 0;
 
         let horizon_before = self.horizon;
         let original_alpha = alpha;

@@ -33,6 +33,16 @@ pub trait Evaluator<G: Game>: Clone + Send + Sync + 'static {
         hints.extend(moves.iter().map(|&mv| self.move_hint(pos, mv)));
     }
 
+    /// Whether `mv` keeps at least `threshold` (evaluation units, may be negative) by static
+    /// exchange: what it takes, less what the opponent then takes on the same square, and so
+    /// on, each side free to stop (chess: SEE). Near the horizon the search skips moves that
+    /// lose more than a margin growing with the depth, and quiescence the captures that cannot
+    /// bring the value near alpha. The default answers yes for every move: without the
+    /// game's knowledge nothing is pruned.
+    fn exchange_at_least(&self, _pos: &G, _mv: G::Move, _threshold: i32) -> bool {
+        true
+    }
+
     /// Whether to search this position one ply deeper than its depth says (chess: the side to
     /// move is in check, so the position is forcing and a horizon there misleads). The default
     /// never extends.

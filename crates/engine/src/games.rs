@@ -322,6 +322,7 @@ impl Supported for Chess {
             singular: 2,
             continuation: true,
             correction: true,
+            exchange_pruning: true,
             ..SearchConfig::default()
         }
     }

@@ -140,6 +140,13 @@ pub struct SearchConfig {
     /// move one and two plies before (by [`Game::piece_move_index`]), which knows that a
     /// reply is good after *this* move where plain history only knows it is good somewhere.
     pub continuation: bool,
+    /// Exchange pruning: near the horizon, once one move has been searched, moves that lose
+    /// material by static exchange ([`Evaluator::exchange_at_least`]) beyond a margin that
+    /// grows with the depth are skipped (a move that gives check gets the larger margin of
+    /// the two kinds), and quiescence skips the captures whose exchange cannot bring the
+    /// value within a margin of alpha. The margins are in the evaluator's units, set for a
+    /// pawn of about 100 (chess).
+    pub exchange_pruning: bool,
     /// Correction history: the static value is corrected by how far, on average, searches
     /// of positions with the same [`Game::structure_key`] found it to be off, learnt where a
     /// search's value bounds the error in a known direction. Acts wherever the static value
@@ -169,6 +176,7 @@ impl Default for SearchConfig {
             improving: false,
             continuation: false,
             correction: false,
+            exchange_pruning: false,
         }
     }
 }
@@ -197,6 +205,14 @@ mod tune {
     pub const LMP_BASE: usize = 3;
     /// Internal iterative reduction from this remaining depth.
     pub const IIR_MIN_DEPTH: u32 = 4;
+    /// Exchange pruning up to this remaining depth; a quiet move may lose `SEE_QUIET` per ply
+    /// of depth, a capture `SEE_NOISY` per ply squared (a pawn at depth 2, a minor piece at
+    /// depth 4, a rook at depth 5), a move that gives check the larger of the two. Quiescence
+    /// skips a capture whose exchange leaves the value more than `SEE_QUIESCE` below alpha.
+    pub const SEE_DEPTH: u32 = 8;
+    pub const SEE_QUIET: i32 = 64;
+    pub const SEE_NOISY: i32 = 20;
+    pub const SEE_QUIESCE: i32 = 110;
     /// History values stay within ±HISTORY_MAX: each update moves a value towards the bound
     /// by a share that shrinks as it nears it, so recent experience keeps its weight.
     pub const HISTORY_MAX: i32 = 1 << 14;
@@ -308,7 +324,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         if config.tt_mb != self.config.tt_mb {
             self.tt = Arc::new(Tt::new(config.tt_mb));
         }
-        if config.continuation != self.config.continuation {
+        if config.continuation != self.config.continuation
+            || config.correction != self.config.correction
+        {
             self.learnt = Learnt::new::<G>(&config);
         }
         self.config = config;
@@ -540,6 +558,14 @@ const ORDER_GOOD_HINT: i64 = 1 << 50;
 const ORDER_KILLER: i64 = 1 << 40;
 /// Below the killers, above every history score (which stays under 2^24 per hint unit).
 const ORDER_COUNTER: i64 = ORDER_KILLER - 1;
+/// A negative hint (times 2^24) puts a move below this, every hint-less move above it.
+const ORDER_BAD_HINT: i64 = -(1 << 23);
+
+/// Whether a move ordered with `key` (not the table's move, whose key says nothing) is noisy:
+/// the evaluator gave it a hint, good or bad.
+fn noisy_key(key: i64) -> bool {
+    !(ORDER_BAD_HINT..ORDER_GOOD_HINT).contains(&key)
+}
 
 impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
     fn new(
@@ -1100,6 +1126,17 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             if (multipv_pass && self.excluded.contains(&mv)) || skip == Some(mv) {
                 continue;
             }
+            // Exchange pruning: (fails its own kind's margin, fails even the larger margin).
+            let (see_fails, see_fails_all) = if self.config.exchange_pruning
+                && ply > 0
+                && searched > 0
+                && depth <= tune::SEE_DEPTH
+                && !best.is_loss()
+            {
+                self.exchange_fails(mv, keys[i].0, depth)
+            } else {
+                (false, false)
+            };
             let piece_move = self.piece_move(mv);
             self.pos.play(mv);
             let quiet = keys[i].0 < ORDER_KILLER;
@@ -1109,9 +1146,10 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
                 && i >= tune::LMR_FIRST_MOVE;
             // Futility and late-move pruning skip quiet moves once one move has been searched.
             let prunable = quiet && searched > 0 && (futile || searched >= prune_after);
-            // A move that gives check (a forcing reply) is neither pruned nor reduced.
-            let checks = (reducible || prunable) && self.eval.extend(&self.pos);
-            if prunable && !checks {
+            // A move that gives check (a forcing reply) is neither pruned nor reduced, and
+            // loses only by the larger exchange margin.
+            let checks = (reducible || prunable || see_fails) && self.eval.extend(&self.pos);
+            if ((prunable || see_fails) && !checks) || see_fails_all {
                 self.pos.undo(mv);
                 self.horizon += 1;
                 continue;
@@ -1232,6 +1270,23 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         self.moves[ply] = moves;
         self.keys[ply] = keys;
         best
+    }
+
+    /// Step 3i, exchange pruning: whether `mv`, ordered with `key`, loses more by static
+    /// exchange than its kind may at `depth` (a capture or promotion, which the evaluator's
+    /// hint sets apart, `SEE_NOISY`·depth²; a quiet move `SEE_QUIET`·depth), and whether it
+    /// loses more than the larger of the two margins, which holds even for a check.
+    fn exchange_fails(&self, mv: G::Move, key: i64, depth: u32) -> (bool, bool) {
+        let d = depth as i32;
+        let noisy = noisy_key(key);
+        let (noisy_margin, quiet_margin) = (tune::SEE_NOISY * d * d, tune::SEE_QUIET * d);
+        let own = if noisy { noisy_margin } else { quiet_margin };
+        if self.eval.exchange_at_least(&self.pos, mv, -own) {
+            return (false, false);
+        }
+        let larger = noisy_margin.max(quiet_margin);
+        let fails_all = larger == own || !self.eval.exchange_at_least(&self.pos, mv, -larger);
+        (true, fails_all)
     }
 
     /// The evaluator's value of the current position, through the cache.
@@ -1411,7 +1466,18 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
         }
         let mut best = stand_pat;
         alpha = alpha.max(stand_pat);
+        // Out of check, a capture whose exchange leaves the value far below alpha is not
+        // worth a node. (In check every evasion is searched.)
+        let may_prune = self.config.exchange_pruning && !self.eval.extend(&self.pos);
         for &mv in &moves {
+            let need = alpha.0 - stand_pat.0 - tune::SEE_QUIESCE;
+            if may_prune
+                && need > 0
+                && !alpha.is_decisive()
+                && !self.eval.exchange_at_least(&self.pos, mv, need)
+            {
+                continue;
+            }
             self.pos.play(mv);
             self.stats.nodes += 1;
             self.stats.seldepth = self.stats.seldepth.max(ply as u32 + 1);

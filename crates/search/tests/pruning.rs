@@ -1,5 +1,5 @@
-//! The inexact prunings (null move, late-move reductions and pruning, and the static-value
-//! corrections they read) are checked for legality and sanity,
+//! The inexact prunings (null move, late-move reductions and pruning, exchange pruning, and
+//! the static-value corrections they read) are checked for legality and sanity,
 //! and for the one exact guarantee they keep: a search that runs until no value depends on the
 //! depth limit returns the proven value, whatever it pruned on the way.
 
@@ -172,6 +172,17 @@ impl Evaluator<PassTicTacToe> for OpenLinesNull {
     fn null_move_ok(&self, _pos: &PassTicTacToe) -> bool {
         true
     }
+
+    /// A made-up exchange for exchange pruning to act on: a corner stone "loses" 100, an
+    /// edge stone 50, the centre nothing.
+    fn exchange_at_least(&self, _pos: &PassTicTacToe, mv: u8, threshold: i32) -> bool {
+        let value = match mv {
+            0 | 2 | 6 | 8 => -100,
+            4 => 0,
+            _ => -50,
+        };
+        value >= threshold
+    }
 }
 
 fn pruning_configs() -> Vec<(&'static str, SearchConfig)> {
@@ -209,6 +220,13 @@ fn pruning_configs() -> Vec<(&'static str, SearchConfig)> {
             },
         ),
         (
+            "exchange pruning",
+            SearchConfig {
+                exchange_pruning: true,
+                ..base.clone()
+            },
+        ),
+        (
             "null move + lmr + late-move pruning + singular extensions",
             SearchConfig {
                 null_move: true,
@@ -231,6 +249,7 @@ fn pruning_configs() -> Vec<(&'static str, SearchConfig)> {
                 improving: true,
                 continuation: true,
                 correction: true,
+                exchange_pruning: true,
                 ..base
             },
         ),
@@ -300,6 +319,11 @@ fn null_move_prunes_nodes() {
 #[test]
 fn late_move_pruning_prunes_nodes() {
     assert_prunes("late-move pruning", 5, |c| c.late_move_pruning = true);
+}
+
+#[test]
+fn exchange_pruning_prunes_nodes() {
+    assert_prunes("exchange pruning", 5, |c| c.exchange_pruning = true);
 }
 
 /// Singular extensions search more, not less: at depth 9 (where nodes of depth 8 have table

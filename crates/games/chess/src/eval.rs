@@ -36,6 +36,10 @@ macro_rules! shared_hooks {
             capture_hint(pos.board(), mv)
         }
 
+        fn exchange_at_least(&self, pos: &Chess, mv: Move, threshold: i32) -> bool {
+            exchange_at_least(pos.board(), mv, threshold)
+        }
+
         fn null_move_ok(&self, pos: &Chess) -> bool {
             null_move_ok(pos)
         }
@@ -244,6 +248,27 @@ fn capture_hint(board: &Board, mv: Move) -> i32 {
     10 * (victim + promotion) - attacker / 10 + 10
 }
 
+/// Whether the static exchange of `mv` (a capture or a quiet move) is at least `threshold`.
+/// What the move takes bounds the exchange from above and what it puts en prise from below,
+/// so most moves need no exchange walk.
+fn exchange_at_least(board: &Board, mv: Move, threshold: i32) -> bool {
+    let taken = victim(board, mv) + mv.promotion.map_or(0, |p| PIECE_VALUES[p as usize] - 100);
+    if taken < threshold {
+        return false;
+    }
+    // What then stands on the target: the promoted piece, else the mover.
+    let exposed = mv
+        .promotion
+        .or_else(|| board.piece_on(mv.from))
+        .map_or(0, |p| PIECE_VALUES[p as usize]);
+    // Even losing it (the king is worth 0 here, and a legal king move is never taken back)
+    // keeps the threshold.
+    if taken - exposed >= threshold {
+        return true;
+    }
+    see(board, mv) >= threshold
+}
+
 /// A null move is unsound in zugzwang, which in practice needs a side with only king and
 /// pawns; and it is illegal in check.
 fn null_move_ok(pos: &Chess) -> bool {
@@ -328,11 +353,12 @@ mod tests {
         assert_eq!(noisy.len(), all.len());
     }
 
-    /// The quick paths (target masks, the victim-at-least-the-taker shortcut) against the
-    /// definitions, on every move of random games from the perft positions: quiescence's moves
-    /// are the legal captures that do not lose by exchange and the promotions, in move
-    /// generation order; a hint is negative exactly for a capture that loses by exchange; the
-    /// move list is empty exactly when the game is over.
+    /// The quick paths (target masks, the victim-at-least-the-taker shortcut, the exchange's
+    /// bounds) against the definitions, on every move of random games from the perft
+    /// positions: quiescence's moves are the legal captures that do not lose by exchange and
+    /// the promotions, in move generation order; a hint is negative exactly for a capture that
+    /// loses by exchange; `exchange_at_least` is SEE against the threshold; the move list is
+    /// empty exactly when the game is over.
     #[test]
     fn quick_paths_agree_with_the_definitions() {
         let text = include_str!("../../../../data/chess/perft.txt");
@@ -368,6 +394,14 @@ mod tests {
                 for &m in &all {
                     let losing = m.promotion.is_none() && is_noisy(b, m) && see(b, m) < 0;
                     assert_eq!(Pst.move_hint(&pos, m) < 0, losing, "{b} {m}");
+                    let exchange = see(b, m);
+                    for t in [-1000, -330, -100, -64, -1, 0, 1, 100, 220, 330, 800] {
+                        assert_eq!(
+                            Pst.exchange_at_least(&pos, m, t),
+                            exchange >= t,
+                            "{b} {m} {t}"
+                        );
+                    }
                     checked += 1;
                 }
                 seed ^= seed << 13;

@@ -40,6 +40,11 @@ fn attackers(board: &Board, sq: Square, occupied: BitBoard) -> BitBoard {
 pub fn see(board: &Board, mv: Move) -> i32 {
     let us = board.side_to_move();
     let mover = board.piece_on(mv.from).expect("a move starts on a piece");
+    // Castling (the king onto its own rook, as cozy-chess writes it) takes nothing, and the
+    // king it moves is safe where it lands.
+    if board.colors(us).has(mv.to) {
+        return 0;
+    }
     let mut occupied = board.occupied() ^ mv.from.bitboard();
     let mut gain = [0i32; 34];
     gain[0] = match board.piece_on(mv.to) {
@@ -134,5 +139,14 @@ mod tests {
         // A quiet move to an attacked square loses the piece.
         assert_eq!(see_of("4k3/8/8/3p4/8/8/8/2B1K3 w - - 0 1", "c1e3"), 0);
         assert_eq!(see_of("4k3/8/5p2/8/8/8/8/2B1K3 w - - 0 1", "c1g5"), -330);
+        // Castling (king takes own rook in cozy-chess) takes nothing and loses nothing, though
+        // the knight on f2 hits the rook's square.
+        assert_eq!(
+            see_of(
+                "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+                "e1h1"
+            ),
+            0
+        );
     }
 }

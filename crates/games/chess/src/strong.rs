@@ -740,6 +740,10 @@ impl Evaluator<Chess> for Strong {
         Pst.move_hint(pos, mv)
     }
 
+    fn exchange_at_least(&self, pos: &Chess, mv: Move, threshold: i32) -> bool {
+        Pst.exchange_at_least(pos, mv, threshold)
+    }
+
     fn null_move_ok(&self, pos: &Chess) -> bool {
         Pst.null_move_ok(pos)
     }

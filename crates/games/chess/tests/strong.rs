@@ -256,6 +256,34 @@ fn features_count_what_they_name() {
     assert_eq!(count(fen, "king.open_files"), 3);
 }
 
+/// Strong's search hooks are Pst's (they depend on the rules and material only): a hook
+/// Strong forgot to pass on would fall back to the trait's default and switch a search
+/// feature off unseen.
+#[test]
+fn search_hooks_are_pst_s() {
+    let strong = Strong::default();
+    let (mut a, mut b, mut moves) = (Vec::new(), Vec::new(), Vec::new());
+    for pos in positions().iter().step_by(7) {
+        strong.noisy_moves(pos, &mut a);
+        Pst.noisy_moves(pos, &mut b);
+        assert_eq!(a, b, "{}", pos.to_text());
+        assert_eq!(strong.null_move_ok(pos), Pst.null_move_ok(pos));
+        assert_eq!(strong.extend(pos), Pst.extend(pos));
+        pos.generate_moves(&mut moves);
+        for &m in &moves {
+            assert_eq!(strong.move_hint(pos, m), Pst.move_hint(pos, m));
+            for t in [-500, -100, 0, 100, 500] {
+                assert_eq!(
+                    strong.exchange_at_least(pos, m, t),
+                    Pst.exchange_at_least(pos, m, t),
+                    "{} {m} {t}",
+                    pos.to_text()
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn drawish_endings_are_scaled() {
     let scales = |fen: &str| eg_scales(Chess::from_text(fen).unwrap().board());

@@ -5,12 +5,18 @@
 //! `mg = Σ w_mg[i]·x[i]` and `eg = Σ w_eg[i]·x[i]` over integer features `x`, each counted for
 //! White minus the same count for Black (squares seen from each side's own back rank). The
 //! features: material, piece-square tables, mobility tables; passed pawns by rank, with a free
-//! path and the two kings' distances to the square in front (by rank), defended passers;
-//! isolated, doubled, backward, defended and side-by-side pawns; the pawn shield, the enemy
-//! pawn storm, open files by the king, the attacks on each king's zone, a king-danger table by
-//! the number of attackers and the checks each piece type has ready; threats (pieces hit
-//! by pawns, rooks and queens by minors, queens by rooks); knight and bishop outposts; the
-//! bishop pair, rooks on open and semi-open files, and a tempo for the side to move.
+//! path, a blocked or a safe square in front, and the two kings' distances to it (by rank),
+//! defended passers; isolated, doubled, backward, defended and side-by-side pawns, and
+//! connected pawns by rank; the pawn shield, the enemy pawn storm, open files by the king, the
+//! attacks on each king's zone, a king-danger table by the number of attackers, the checks
+//! each piece type has ready and those of them the enemy does not cover, minor pieces by the
+//! king; threats (pieces hit by pawns, rooks and queens by minors, queens by rooks, undefended
+//! pieces, pieces a pawn push would hit, undefended units next to the king, weak pawns);
+//! knight and bishop outposts, minor pieces behind a pawn, the pawns on a bishop's colour; the
+//! bishop pair, rooks on open and semi-open files and on the seventh; space behind the pawns;
+//! the king's distance to the nearest pawn; and a tempo for the side to move. Both sides'
+//! attack sets are found first (`Attacks`), so each side's terms can ask what the other
+//! covers.
 //!
 //! One rule is not a weight: in endings a material edge rarely wins (a pawnless side at most a
 //! minor piece up, bishops of opposite colours) the endgame value is scaled down
@@ -23,8 +29,8 @@
 use std::sync::{Arc, OnceLock};
 
 use cozy_chess::{
-    get_bishop_moves, get_king_moves, get_knight_moves, get_rook_moves, Board, Color, Move, Piece,
-    Square,
+    get_bishop_moves, get_king_moves, get_knight_moves, get_rook_moves, BitBoard, Board, Color,
+    Move, Piece, Square,
 };
 use duel_core::Evaluator;
 
@@ -84,8 +90,36 @@ const CHECK: usize = OUTPOST + 2;
 const STORM: usize = CHECK + 4;
 /// Files among the king's and its neighbours with no pawn of the king's side.
 const KING_OPEN: usize = STORM + 3;
+/// Enemy knights, bishops, rooks and queens we attack that nothing of theirs defends.
+const THREAT_HANGING: usize = KING_OPEN + 1;
+/// Checks ready (as [`CHECK`]) from squares the enemy does not attack at all.
+const SAFE_CHECK: usize = THREAT_HANGING + 1;
+/// Passed pawns by rank whose stop square holds an enemy piece.
+const PASSED_BLOCKED: usize = SAFE_CHECK + 4;
+/// Passed pawns by rank whose stop square is empty and not attacked by the enemy.
+const PASSED_SAFE: usize = PASSED_BLOCKED + 6;
+/// Pawns defended by a pawn or with a friend beside them, by rank.
+const PAWN_CONNECTED: usize = PASSED_SAFE + 6;
+/// A rook on the seventh rank with the enemy king on the eighth or enemy pawns on the seventh.
+const ROOK_SEVENTH: usize = PAWN_CONNECTED + 6;
+/// Own pawns on the squares of a bishop's colour, summed over bishops.
+const BISHOP_PAWNS: usize = ROOK_SEVENTH + 1;
+/// Knights and bishops with an own pawn on the square in front.
+const MINOR_BEHIND_PAWN: usize = BISHOP_PAWNS + 1;
+/// The king's distance to the nearest pawn of either side (0 without pawns).
+const KING_PAWN_DISTANCE: usize = MINOR_BEHIND_PAWN + 1;
+/// Enemy knights, bishops, rooks and queens a safe one-square pawn push would attack.
+const THREAT_PUSH: usize = KING_PAWN_DISTANCE + 1;
+/// Squares of files c to f on ranks 2 to 4 not holding an own pawn nor hit by an enemy pawn.
+const SPACE: usize = THREAT_PUSH + 1;
+/// Own knights and bishops next to the own king.
+const KING_DEFENDERS: usize = SPACE + 1;
+/// Enemy pieces and pawns the king attacks that nothing of theirs defends.
+const THREAT_BY_KING: usize = KING_DEFENDERS + 1;
+/// Enemy pawns no pawn of theirs defends that we attack.
+const THREAT_WEAK_PAWN: usize = THREAT_BY_KING + 1;
 /// The number of features (and of weight pairs).
-pub const N_FEATURES: usize = KING_OPEN + 1;
+pub const N_FEATURES: usize = THREAT_WEAK_PAWN + 1;
 
 /// King-danger units per attacking piece (knight, bishop, rook, queen).
 const KING_UNITS: [i32; 4] = [2, 2, 3, 5];
@@ -133,6 +167,30 @@ const FRONT_SPAN_SIDES: [[u64; 64]; 2] = {
     m
 };
 
+/// The squares within `d` king moves of a square: index square, then `d` (0 to 7).
+const WITHIN: [[u64; 8]; 64] = {
+    let mut t = [[0u64; 8]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut other: usize = 0;
+        while other < 64 {
+            let df = (sq % 8) as i32 - (other % 8) as i32;
+            let dr = (sq / 8) as i32 - (other / 8) as i32;
+            let df = if df < 0 { -df } else { df };
+            let dr = if dr < 0 { -dr } else { dr };
+            let dist = if df > dr { df } else { dr } as usize;
+            let mut d = dist;
+            while d < 8 {
+                t[sq][d] |= 1u64 << other;
+                d += 1;
+            }
+            other += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+
 /// The king's distance (moves on an empty board) between two squares.
 fn distance(a: usize, b: usize) -> i32 {
     let df = (a % 8) as i32 - (b % 8) as i32;
@@ -147,6 +205,17 @@ const fn adjacent_and_own(f: usize) -> u64 {
     let right = if f < 7 { FILE_A << (f + 1) } else { 0 };
     own | left | right
 }
+
+/// The files beside file `f` (one or two), looked up rather than shifted at every pawn.
+const NEIGHBOUR_FILES: [u64; 8] = {
+    let mut t = [0u64; 8];
+    let mut f = 0;
+    while f < 8 {
+        t[f] = adjacent_and_own(f) & !(FILE_A << f);
+        f += 1;
+    }
+    t
+};
 
 /// The squares `color`'s pawns attack.
 fn pawn_attacks(pawns: u64, color: Color) -> u64 {
@@ -177,9 +246,62 @@ fn board_phase(b: &Board) -> i32 {
     sum.min(PHASE_MAX)
 }
 
-/// Every feature of `color`'s pieces, signed `sign` (+1 White, −1 Black).
+/// The squares a knight, bishop, rook or queen on `sq` attacks.
 #[inline(always)]
-fn side<S: Sink>(b: &Board, color: Color, sign: i32, sink: &mut S) {
+fn piece_attacks(piece: Piece, sq: Square, occupied: BitBoard) -> u64 {
+    match piece {
+        Piece::Knight => get_knight_moves(sq),
+        Piece::Bishop => get_bishop_moves(sq, occupied),
+        Piece::Rook => get_rook_moves(sq, occupied),
+        _ => get_bishop_moves(sq, occupied) | get_rook_moves(sq, occupied),
+    }
+    .0
+}
+
+/// What one side attacks, found before either side's features so that each can see the
+/// other's: the knights', bishops', rooks' and queens' attack sets in the order the feature
+/// walk meets them (piece type, then square), and their union with the pawns' and king's.
+struct Attacks {
+    all: u64,
+    pieces: [u64; 16],
+}
+
+impl Attacks {
+    #[inline(always)]
+    fn of(b: &Board, color: Color) -> Attacks {
+        let occupied = b.occupied();
+        let mut a = Attacks {
+            all: pawn_attacks(b.colored_pieces(color, Piece::Pawn).0, color)
+                | get_king_moves(b.king(color)).0,
+            pieces: [0; 16],
+        };
+        let mut n = 0;
+        for piece in [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen] {
+            for sq in b.colored_pieces(color, piece) {
+                let attacks = piece_attacks(piece, sq, occupied);
+                a.all |= attacks;
+                // Fifteen pieces besides king and pawns at most, promotions included.
+                if n < a.pieces.len() {
+                    a.pieces[n] = attacks;
+                }
+                n += 1;
+            }
+        }
+        a
+    }
+}
+
+/// Every feature of `color`'s pieces, signed `sign` (+1 White, −1 Black); `ours` and
+/// `theirs` are the two sides' attacks.
+#[inline(always)]
+fn side<S: Sink>(
+    b: &Board,
+    color: Color,
+    sign: i32,
+    sink: &mut S,
+    ours: &Attacks,
+    theirs: &Attacks,
+) {
     let them = !color;
     let occupied = b.occupied();
     let own = b.colors(color).0;
@@ -203,6 +325,10 @@ fn side<S: Sink>(b: &Board, color: Color, sign: i32, sink: &mut S) {
         diagonal_checks | straight_checks,
     ];
 
+    let their_pieces = b.colors(them).0 & !their_pawns & !b.pieces(Piece::King).0;
+    let our_king_moves = get_king_moves(b.king(color)).0;
+    let (mut safe_checks, mut bishop_pawns, mut behind_pawn, mut defenders) = ([0; 4], 0, 0, 0);
+    let mut next = 0;
     for (pi, &piece) in Piece::ALL.iter().enumerate() {
         let pieces = b.colored_pieces(color, piece);
         if pi < 5 {
@@ -210,14 +336,42 @@ fn side<S: Sink>(b: &Board, color: Color, sign: i32, sink: &mut S) {
         }
         for sq in pieces {
             sink.add(PST + pi * 64 + sq.relative_to(color) as usize, sign);
-            let attacks = match piece {
-                Piece::Knight => get_knight_moves(sq),
-                Piece::Bishop => get_bishop_moves(sq, occupied),
-                Piece::Rook => get_rook_moves(sq, occupied),
-                Piece::Queen => get_bishop_moves(sq, occupied) | get_rook_moves(sq, occupied),
-                Piece::Pawn | Piece::King => continue,
+            if matches!(piece, Piece::Pawn | Piece::King) {
+                continue;
             }
-            .0;
+            // The walk meets the pieces in the order `Attacks::of` stored them; past the
+            // sixteenth (never in a game) the attacks are found again.
+            let attacks = if next < ours.pieces.len() {
+                ours.pieces[next]
+            } else {
+                piece_attacks(piece, sq, occupied)
+            };
+            next += 1;
+            let s = sq as usize;
+            if matches!(piece, Piece::Knight | Piece::Bishop) {
+                let front = if color == Color::White {
+                    s + 8
+                } else {
+                    s.wrapping_sub(8)
+                };
+                if front < 64 && our_pawns & (1u64 << front) != 0 {
+                    behind_pawn += 1;
+                }
+                if our_king_moves & (1u64 << s) != 0 {
+                    defenders += 1;
+                }
+            }
+            if piece == Piece::Bishop {
+                let light = 0x55AA_55AA_55AA_55AAu64;
+                let colour = if light & (1u64 << s) != 0 {
+                    light
+                } else {
+                    !light
+                };
+                bishop_pawns += (our_pawns & colour).count_ones() as i32;
+            }
+            safe_checks[pi - 1] +=
+                (attacks & check_squares[pi - 1] & !own & !theirs.all).count_ones() as i32;
             // Squares a piece could go to without standing on a friend or walking into a pawn's
             // capture: the squares that count for its activity.
             let mobility = (attacks & !own & !their_pawn_attacks).count_ones() as usize;
@@ -265,8 +419,67 @@ fn side<S: Sink>(b: &Board, color: Color, sign: i32, sink: &mut S) {
                     let open = file & their_pawns == 0;
                     sink.add(if open { ROOK_OPEN } else { ROOK_SEMI_OPEN }, sign);
                 }
+                if sq.relative_to(color) as usize / 8 == 6 {
+                    let (seventh, eighth) = if color == Color::White {
+                        (0xFFu64 << 48, 0xFFu64 << 56)
+                    } else {
+                        (0xFF00u64, 0xFFu64)
+                    };
+                    if their_pawns & seventh != 0 || b.king(them).bitboard().0 & eighth != 0 {
+                        sink.add(ROOK_SEVENTH, sign);
+                    }
+                }
             }
         }
+    }
+    for (i, &n) in safe_checks.iter().enumerate() {
+        if n > 0 {
+            sink.add(SAFE_CHECK + i, sign * n);
+        }
+    }
+    for (feature, n) in [
+        (BISHOP_PAWNS, bishop_pawns),
+        (MINOR_BEHIND_PAWN, behind_pawn),
+        (KING_DEFENDERS, defenders),
+        (
+            THREAT_HANGING,
+            (their_pieces & ours.all & !theirs.all).count_ones() as i32,
+        ),
+        (
+            THREAT_BY_KING,
+            (b.colors(them).0 & our_king_moves & !theirs.all).count_ones() as i32,
+        ),
+        (
+            THREAT_WEAK_PAWN,
+            (their_pawns & !their_pawn_attacks & ours.all).count_ones() as i32,
+        ),
+    ] {
+        if n > 0 {
+            sink.add(feature, sign * n);
+        }
+    }
+    // Pawn pushes: one square onto an empty square no enemy pawn hits, then threatening a
+    // piece.
+    let pushed = if color == Color::White {
+        our_pawns << 8
+    } else {
+        our_pawns >> 8
+    } & !occupied.0
+        & !their_pawn_attacks;
+    let push_threats = (pawn_attacks(pushed, color) & their_pieces).count_ones() as i32;
+    if push_threats > 0 {
+        sink.add(THREAT_PUSH, sign * push_threats);
+    }
+    // Space: the centre files' squares behind the front, own ranks 2 to 4.
+    let centre_files = 0x3C3C_3C3C_3C3C_3C3Cu64;
+    let own_ranks = if color == Color::White {
+        0x0000_0000_FFFF_FF00u64
+    } else {
+        0x00FF_FFFF_0000_0000u64
+    };
+    let space = (centre_files & own_ranks & !our_pawns & !their_pawn_attacks).count_ones() as i32;
+    if space > 0 {
+        sink.add(SPACE, sign * space);
     }
 
     if attackers > 0 {
@@ -297,10 +510,20 @@ fn side<S: Sink>(b: &Board, color: Color, sign: i32, sink: &mut S) {
         };
         let defended = our_pawn_attacks & bit != 0;
         supported += i32::from(defended);
-        let neighbours = adjacent_and_own(f) & !(FILE_A << f) & our_pawns;
-        phalanx += i32::from(neighbours & (0xFFu64 << (8 * (sq / 8))) != 0);
+        let neighbours = NEIGHBOUR_FILES[f] & our_pawns;
+        let beside = neighbours & (0xFFu64 << (8 * (sq / 8))) != 0;
+        phalanx += i32::from(beside);
+        if defended || beside {
+            sink.add(PAWN_CONNECTED + rank - 1, sign);
+        }
         if PASSED_MASKS[ci][sq] & their_pawns == 0 {
             sink.add(PASSED + rank - 1, sign);
+            let stop_bit = 1u64 << stop;
+            if b.colors(them).0 & stop_bit != 0 {
+                sink.add(PASSED_BLOCKED + rank - 1, sign);
+            } else if occupied.0 & stop_bit == 0 && theirs.all & stop_bit == 0 {
+                sink.add(PASSED_SAFE + rank - 1, sign);
+            }
             if PASSED_MASKS[ci][sq] & (FILE_A << f) & occupied.0 == 0 {
                 sink.add(PASSED_FREE + rank - 1, sign);
             }
@@ -347,7 +570,7 @@ fn side<S: Sink>(b: &Board, color: Color, sign: i32, sink: &mut S) {
     // towards the enemy.
     let king = b.king(color);
     let (kf, kr) = (king as usize % 8, king as usize / 8);
-    let files = adjacent_and_own(kf);
+    let files = NEIGHBOUR_FILES[kf] | FILE_A << kf;
     // The king's and the neighbouring files, `step` ranks in front of the king (towards the
     // enemy); None past the board's edge.
     let ahead = |step: i32| {
@@ -381,11 +604,21 @@ fn side<S: Sink>(b: &Board, color: Color, sign: i32, sink: &mut S) {
     if b.colored_pieces(color, Piece::Bishop).len() >= 2 {
         sink.add(BISHOP_PAIR, sign);
     }
+    let pawns = b.pieces(Piece::Pawn).0;
+    if pawns != 0 {
+        // The first ring around the king that holds a pawn (one always does by distance 7).
+        let nearest = (1..8)
+            .find(|&d| WITHIN[our_king][d] & pawns != 0)
+            .unwrap_or(7);
+        sink.add(KING_PAWN_DISTANCE, sign * nearest as i32);
+    }
 }
 
 fn walk<S: Sink>(b: &Board, sink: &mut S) {
-    side(b, Color::White, 1, sink);
-    side(b, Color::Black, -1, sink);
+    let white = Attacks::of(b, Color::White);
+    let black = Attacks::of(b, Color::Black);
+    side(b, Color::White, 1, sink, &white, &black);
+    side(b, Color::Black, -1, sink, &black, &white);
     sink.add(
         TEMPO,
         if b.side_to_move() == Color::White {
@@ -504,6 +737,20 @@ pub fn feature_name(index: usize) -> String {
         i if i < STORM => format!("king.check.{}", MOB[i - CHECK]),
         i if i < KING_OPEN => format!("king.storm.{}", i - STORM + 1),
         KING_OPEN => "king.open_files".into(),
+        THREAT_HANGING => "threat.hanging".into(),
+        i if i < PASSED_BLOCKED => format!("king.safe_check.{}", MOB[i - SAFE_CHECK]),
+        i if i < PASSED_SAFE => format!("pawn.passed.blocked.rank{}", i - PASSED_BLOCKED + 2),
+        i if i < PAWN_CONNECTED => format!("pawn.passed.safe.rank{}", i - PASSED_SAFE + 2),
+        i if i < ROOK_SEVENTH => format!("pawn.connected.rank{}", i - PAWN_CONNECTED + 2),
+        ROOK_SEVENTH => "rook.seventh".into(),
+        BISHOP_PAWNS => "bishop.same_colour_pawns".into(),
+        MINOR_BEHIND_PAWN => "minor.behind_pawn".into(),
+        KING_PAWN_DISTANCE => "king.pawn_distance".into(),
+        THREAT_PUSH => "threat.pawn_push".into(),
+        SPACE => "space".into(),
+        KING_DEFENDERS => "king.defenders".into(),
+        THREAT_BY_KING => "threat.by_king".into(),
+        THREAT_WEAK_PAWN => "threat.weak_pawn".into(),
         _ => format!("unknown.{index}"),
     }
 }

@@ -254,6 +254,65 @@ fn features_count_what_they_name() {
     assert_eq!(count(fen, "king.open_files"), 1);
     let fen = "4k3/3ppp2/8/8/8/8/8/6K1 w - - 0 1";
     assert_eq!(count(fen, "king.open_files"), 3);
+    // The checks ready above are also safe: nothing of Black's hits e7 or c8.
+    let fen = "6k1/6p1/8/3N4/8/8/8/B1R1K3 w - - 0 1";
+    assert_eq!(count(fen, "king.safe_check.knight"), 1, "e7");
+    assert_eq!(count(fen, "king.safe_check.rook"), 1, "c8");
+    // The rook hits the undefended knight on d5 (the knight hits nothing); with the e6 pawn
+    // defending it, nothing hangs.
+    assert_eq!(
+        count("4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1", "threat.hanging"),
+        1
+    );
+    assert_eq!(
+        count("4k3/8/4p3/3n4/8/8/8/3RK3 w - - 0 1", "threat.hanging"),
+        0
+    );
+    // White's king takes aim at the lone d2 pawn, which no black pawn defends.
+    let fen = "4k3/8/8/8/8/8/3p4/4K3 w - - 0 1";
+    assert_eq!(count(fen, "threat.by_king"), 1);
+    assert_eq!(count(fen, "threat.weak_pawn"), 1);
+    // d4 is passed: blocked by the knight on d5, or free to advance safely without it.
+    assert_eq!(
+        count(
+            "4k3/8/8/3n4/3P4/8/8/4K3 w - - 0 1",
+            "pawn.passed.blocked.rank4"
+        ),
+        1
+    );
+    let fen = "4k3/8/8/8/3P4/8/8/4K3 w - - 0 1";
+    assert_eq!(count(fen, "pawn.passed.blocked.rank4"), 0);
+    assert_eq!(count(fen, "pawn.passed.safe.rank4"), 1);
+    // The king on e6 guards d5: the advance is no longer safe.
+    assert_eq!(
+        count("8/8/4k3/8/3P4/8/8/4K3 w - - 0 1", "pawn.passed.safe.rank4"),
+        0
+    );
+    assert_eq!(
+        count("4k3/8/8/8/3PP3/8/8/4K3 w - - 0 1", "pawn.connected.rank4"),
+        2
+    );
+    assert_eq!(count("4k3/R7/8/8/8/8/8/4K3 w - - 0 1", "rook.seventh"), 1);
+    assert_eq!(count("3k4/8/R7/8/8/8/8/4K3 w - - 0 1", "rook.seventh"), 0);
+    // The c1 bishop and the b2 pawn are both on dark squares, the a2 pawn on a light one.
+    let fen = "4k3/8/8/8/8/8/PP6/2B1K3 w - - 0 1";
+    assert_eq!(count(fen, "bishop.same_colour_pawns"), 1);
+    // The knight on d2 stands behind the d3 pawn, next to its king.
+    let fen = "4k3/8/8/8/8/3P4/3N4/4K3 w - - 0 1";
+    assert_eq!(count(fen, "minor.behind_pawn"), 1);
+    assert_eq!(count(fen, "king.defenders"), 1);
+    // To the a2 pawn: 4 king moves from e1, 6 from e8.
+    assert_eq!(
+        count("4k3/8/8/8/8/8/P7/4K3 w - - 0 1", "king.pawn_distance"),
+        -2
+    );
+    // d2-d3 would hit the knight on c4.
+    assert_eq!(
+        count("4k3/8/8/8/2n5/8/3P4/4K3 w - - 0 1", "threat.pawn_push"),
+        1
+    );
+    // White's twelve squares of c-f on ranks 2-4 against Black's eight (c7-f7 hold pawns).
+    assert_eq!(count("4k3/pppppppp/8/8/8/8/8/4K3 w - - 0 1", "space"), 4);
 }
 
 /// Strong's search hooks are Pst's (they depend on the rules and material only): a hook

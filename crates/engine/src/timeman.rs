@@ -57,6 +57,21 @@ pub fn budget(clock: &Clock, overhead: Duration) -> Budget {
     Budget { soft, hard }
 }
 
+/// The share of the soft limit to spend, by how the search is going: less when the best
+/// move has stayed the same for several iterations (a deeper search rarely changes it then),
+/// more when it has just changed or the value is falling (the position needs the time).
+/// `stable` counts the iterations since the best move last changed; `drop` is how much the
+/// value fell in the last iteration, in evaluation units (negative: it rose).
+pub fn soft_scale(stable: u32, drop: i32) -> f64 {
+    let by_move = match stable {
+        0 => 1.5,
+        1 | 2 => 1.15,
+        3..=5 => 0.95,
+        _ => 0.7,
+    };
+    by_move * (1.0 + f64::from(drop.clamp(0, 100)) / 200.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -91,6 +106,20 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn soft_scale_spends_more_when_unsettled() {
+        // Monotone: a newer change or a larger drop never asks for less time.
+        for drop in [-50, 0, 30, 100, 500] {
+            for stable in 0..10 {
+                assert!(soft_scale(stable, drop) >= soft_scale(stable + 1, drop));
+                assert!(soft_scale(stable, drop + 10) >= soft_scale(stable, drop));
+            }
+        }
+        assert!(soft_scale(0, 0) > 1.0 && soft_scale(8, 0) < 1.0);
+        // Bounded either way, so the hard limit stays the real one.
+        assert!(soft_scale(0, 10_000) <= 2.25 && soft_scale(100, -10_000) >= 0.7);
     }
 
     #[test]

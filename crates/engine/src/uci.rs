@@ -19,7 +19,7 @@
 
 use std::io::{Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -29,7 +29,7 @@ use duel_protocol::uci::{
 };
 
 use crate::io::{lines, output, send, Out};
-use crate::timeman::{budget, Budget, Clock};
+use crate::timeman::{budget, soft_scale, Budget, Clock};
 use crate::{evaluators, open, EngineError, Limits, Score, SearchReport, Session};
 
 /// Settings of the loop.
@@ -117,6 +117,16 @@ struct Control {
     mate: Option<u32>,
     /// Number of this search, so that a timer left from a finished search stops nothing.
     id: u64,
+    /// The last iteration's best move and value, and how many iterations the move has
+    /// stayed the best: what the soft limit is scaled by ([`soft_scale`]).
+    trend: Mutex<Trend>,
+}
+
+#[derive(Default)]
+struct Trend {
+    best: Option<String>,
+    value: Option<i32>,
+    stable: u32,
 }
 
 impl Control {
@@ -129,7 +139,19 @@ impl Control {
     fn after_iteration(&self, r: &SearchReport) {
         let pondering = self.pondering.load(Ordering::Relaxed);
         if let Some(b) = self.budget {
-            if !pondering && self.start.elapsed() >= b.soft {
+            let scale = {
+                let mut t = self.trend.lock().unwrap_or_else(|e| e.into_inner());
+                t.stable = if t.best == r.best { t.stable + 1 } else { 0 };
+                // Mate values are far apart: a drop is counted only between plain values.
+                let drop = match t.value {
+                    Some(v) if !r.value.is_decisive() => v - r.value.0,
+                    _ => 0,
+                };
+                t.best.clone_from(&r.best);
+                t.value = (!r.value.is_decisive()).then_some(r.value.0);
+                soft_scale(t.stable, drop)
+            };
+            if !pondering && self.start.elapsed() >= b.soft.mul_f64(scale).min(b.hard) {
                 self.stop.store(true, Ordering::Relaxed);
             }
         }
@@ -545,6 +567,7 @@ impl Uci {
             budget: plan,
             mate: go.mate,
             id,
+            trend: Mutex::new(Trend::default()),
         });
         let c = Arc::clone(&control);
         let out = Arc::clone(&self.out);

@@ -127,6 +127,8 @@ struct Trend {
     best: Option<String>,
     value: Option<i32>,
     stable: u32,
+    /// The last scale found (None before the first iteration: the plain soft limit).
+    scale: Option<f64>,
 }
 
 impl Control {
@@ -136,10 +138,16 @@ impl Control {
     }
 
     /// After each iteration: stop when the soft limit has passed or the mate asked for is found.
+    /// The soft limit scaled by the trend so far, never past the hard one.
+    fn soft_limit(&self, b: &Budget) -> Duration {
+        let t = self.trend.lock().unwrap_or_else(|e| e.into_inner());
+        b.soft.mul_f64(t.scale.unwrap_or(1.0)).min(b.hard)
+    }
+
     fn after_iteration(&self, r: &SearchReport) {
         let pondering = self.pondering.load(Ordering::Relaxed);
         if let Some(b) = self.budget {
-            let scale = {
+            {
                 let mut t = self.trend.lock().unwrap_or_else(|e| e.into_inner());
                 t.stable = if t.best == r.best { t.stable + 1 } else { 0 };
                 // Mate values are far apart: a drop is counted only between plain values.
@@ -149,9 +157,9 @@ impl Control {
                 };
                 t.best.clone_from(&r.best);
                 t.value = (!r.value.is_decisive()).then_some(r.value.0);
-                soft_scale(t.stable, drop)
-            };
-            if !pondering && self.start.elapsed() >= b.soft.mul_f64(scale).min(b.hard) {
+                t.scale = Some(soft_scale(t.stable, drop));
+            }
+            if !pondering && self.start.elapsed() >= self.soft_limit(&b) {
                 self.stop.store(true, Ordering::Relaxed);
             }
         }
@@ -447,9 +455,9 @@ impl Uci {
             return;
         }
         let Some(b) = c.budget else { return };
-        // The time since `go` counts: past the soft limit already, move now.
+        // The time since `go` counts: past the (scaled) soft limit already, move now.
         let elapsed = c.start.elapsed();
-        if elapsed >= b.soft {
+        if elapsed >= c.soft_limit(&b) {
             c.halt();
             return;
         }

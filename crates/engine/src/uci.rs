@@ -138,10 +138,12 @@ impl Control {
     }
 
     /// After each iteration: stop when the soft limit has passed or the mate asked for is found.
-    /// The soft limit scaled by the trend so far, never past the hard one.
+    /// The soft limit scaled by the trend so far, never past half the hard one: an iteration
+    /// started later than that would rarely finish before the hard stop, and the search,
+    /// which spends its time limit to the end, would use the clock for a partial one.
     fn soft_limit(&self, b: &Budget) -> Duration {
         let t = self.trend.lock().unwrap_or_else(|e| e.into_inner());
-        b.soft.mul_f64(t.scale.unwrap_or(1.0)).min(b.hard)
+        b.soft.mul_f64(t.scale.unwrap_or(1.0)).min(b.hard / 2)
     }
 
     fn after_iteration(&self, r: &SearchReport) {

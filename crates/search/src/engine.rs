@@ -703,12 +703,10 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             if self.horizon == horizon {
                 break;
             }
-            // Not worth starting an iteration that cannot finish in time.
-            if let Some(t) = self.limits.time {
-                if self.start.elapsed() * 2 > t {
-                    break;
-                }
-            }
+            // A time limit is spent to its end, as `go movetime` asks: an iteration cut short
+            // still searched the last best move first, and any move it proved better is
+            // played. Deciding when a clock is better saved for later is the caller's business
+            // (the UCI loop's soft limit).
             depth += 1;
         }
         best.stats = self.stats;

@@ -156,3 +156,124 @@ fn a_stop_inside_an_iteration_plays_what_it_found() {
         "no stop played the move the unfinished iteration found"
     );
 }
+
+/// A game that never ends: three moves at every ply, and a value that depends on the whole
+/// line, so that no depth solves it and no table entry ends the iterations early.
+#[derive(Debug, Clone, PartialEq)]
+struct Endless {
+    line: Vec<u8>,
+}
+
+impl Game for Endless {
+    type Move = u8;
+    const NAME: &'static str = "endless";
+    const MOVE_INDICES: usize = 3;
+
+    fn move_index(mv: u8) -> usize {
+        mv as usize
+    }
+
+    fn start() -> Self {
+        Endless { line: Vec::new() }
+    }
+
+    fn side_to_move(&self) -> Side {
+        if self.line.len().is_multiple_of(2) {
+            Side::First
+        } else {
+            Side::Second
+        }
+    }
+
+    fn ply(&self) -> u32 {
+        self.line.len() as u32
+    }
+
+    fn generate_moves(&self, moves: &mut Vec<u8>) {
+        moves.clear();
+        moves.extend(0..3);
+    }
+
+    fn play(&mut self, mv: u8) {
+        self.line.push(mv);
+    }
+
+    fn undo(&mut self, _mv: u8) {
+        self.line.pop();
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        None
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash_from_scratch()
+    }
+
+    fn hash_from_scratch(&self) -> u64 {
+        self.line.iter().fold(0x9E37_79B9_7F4A_7C15, |h, &m| {
+            (h ^ u64::from(m) ^ 0x100).wrapping_mul(0xBF58_476D_1CE4_E5B9)
+        })
+    }
+
+    fn format_move(&self, mv: u8) -> String {
+        mv.to_string()
+    }
+
+    fn parse_move(&self, text: &str) -> Result<u8, MoveError> {
+        text.parse()
+            .ok()
+            .filter(|&m| m < 3)
+            .ok_or_else(|| MoveError::illegal(text, "not 0, 1 or 2"))
+    }
+
+    fn to_text(&self) -> String {
+        format!("{:?}", self.line)
+    }
+
+    fn from_text(text: &str) -> Result<Self, PositionError> {
+        Err(PositionError::new(
+            Self::NAME,
+            text,
+            "not needed by these tests",
+        ))
+    }
+}
+
+/// The line's hash, folded to a small value: a different value for nearly every position.
+#[derive(Debug, Clone, Copy)]
+struct Scattered;
+
+impl Evaluator<Endless> for Scattered {
+    fn name(&self) -> &'static str {
+        "scattered"
+    }
+
+    fn evaluate(&self, pos: &Endless) -> i32 {
+        (pos.hash() % 201) as i32 - 100
+    }
+}
+
+/// A time limit is spent to its end (as UCI's `go movetime` asks), not cut at the last
+/// iteration that seemed able to finish: the search returns no earlier than the limit. A
+/// lower bound only, so the machine's load cannot make it fail.
+#[test]
+fn a_time_limit_is_spent_to_its_end() {
+    let limit = std::time::Duration::from_millis(300);
+    let mut searcher = Searcher::new(
+        Scattered,
+        SearchConfig {
+            tt_mb: 1,
+            ..SearchConfig::default()
+        },
+    );
+    let start = std::time::Instant::now();
+    let r = searcher.search(&Endless::start(), &Limits::time(limit), |_| {});
+    let spent = start.elapsed();
+    assert!(r.best.is_some());
+    assert!(
+        spent >= limit,
+        "returned after {spent:?}, before the limit of {limit:?} (depth {})",
+        r.depth
+    );
+}

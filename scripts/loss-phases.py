@@ -46,12 +46,19 @@ def main():
     ap.add_argument("--name", default="duel", help="duel's player name starts with this")
     a = ap.parse_args()
 
-    engine = chess.engine.SimpleEngine.popen_uci(a.engine)
+    try:
+        pgn = open(a.pgn)
+    except OSError as e:
+        sys.exit(f"cannot read {a.pgn}: {e.strerror}")
+    try:
+        engine = chess.engine.SimpleEngine.popen_uci(a.engine)
+    except (OSError, chess.engine.EngineError) as e:
+        sys.exit(f"cannot start the engine {a.engine}: {e}")
     engine.configure({"Threads": 1})
     limit = chess.engine.Limit(nodes=a.nodes)
     phases = {"opening": 0, "middlegame": 0, "endgame": 0}
     falls = []
-    with open(a.pgn) as f:
+    with pgn as f:
         while (game := chess.pgn.read_game(f)) is not None:
             duel_white = game.headers.get("White", "").startswith(a.name)
             result = game.headers.get("Result")

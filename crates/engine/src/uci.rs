@@ -137,7 +137,6 @@ impl Control {
         self.stop.store(true, Ordering::Relaxed);
     }
 
-    /// After each iteration: stop when the soft limit has passed or the mate asked for is found.
     /// The soft limit scaled by the trend so far, never past half the hard one: an iteration
     /// started later than that would rarely finish before the hard stop, and the search,
     /// which spends its time limit to the end, would use the clock for a partial one.
@@ -146,6 +145,7 @@ impl Control {
         b.soft.mul_f64(t.scale.unwrap_or(1.0)).min(b.hard / 2)
     }
 
+    /// After each iteration: stop when the soft limit has passed or the mate asked for is found.
     fn after_iteration(&self, r: &SearchReport) {
         let pondering = self.pondering.load(Ordering::Relaxed);
         if let Some(b) = self.budget {

@@ -1,20 +1,27 @@
 //! A search stopped in the middle of an iteration plays the best move that iteration has
 //! finished with, when it beat the last iteration's choice; otherwise the last complete
-//! iteration's move.
+//! iteration's move. And a time limit is spent to its end.
 
 use duel_core::{Evaluator, Game, MoveError, Outcome, PositionError, Side};
 use duel_search::{Limits, SearchConfig, Searcher};
 
-/// Two plies: the first player names a number below [`PICKS`], the second answers with one.
-/// Naming 0 loses; any other number wins.
+/// `PLIES` plies (`usize::MAX`: a game that never ends): each player in turn names a number
+/// below [`PICKS`]. At the end the first player has lost if its first pick was 0 and won
+/// otherwise.
 #[derive(Debug, Clone, PartialEq)]
-struct Picks {
+struct Picks<const PLIES: usize> {
     chosen: Vec<u8>,
 }
 
 const PICKS: u8 = 6;
 
-impl Game for Picks {
+/// The game of the stop tests: two plies.
+type TwoPicks = Picks<2>;
+
+/// The game of the time-limit test: no depth solves it.
+type Endless = Picks<{ usize::MAX }>;
+
+impl<const PLIES: usize> Game for Picks<PLIES> {
     type Move = u8;
     const NAME: &'static str = "picks";
     const MOVE_INDICES: usize = PICKS as usize;
@@ -41,7 +48,7 @@ impl Game for Picks {
 
     fn generate_moves(&self, moves: &mut Vec<u8>) {
         moves.clear();
-        if self.chosen.len() < 2 {
+        if self.chosen.len() < PLIES {
             moves.extend(0..PICKS);
         }
     }
@@ -55,8 +62,8 @@ impl Game for Picks {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        // After two picks the first player is to move again.
-        (self.chosen.len() == 2).then(|| {
+        // After two picks the first player is to move again: the value is from its side.
+        (self.chosen.len() == PLIES).then(|| {
             if self.chosen[0] == 0 {
                 Outcome::Loss
             } else {
@@ -103,12 +110,12 @@ impl Game for Picks {
 #[derive(Debug, Clone, Copy)]
 struct LikesZero;
 
-impl Evaluator<Picks> for LikesZero {
+impl Evaluator<TwoPicks> for LikesZero {
     fn name(&self) -> &'static str {
         "likes-zero"
     }
 
-    fn evaluate(&self, pos: &Picks) -> i32 {
+    fn evaluate(&self, pos: &TwoPicks) -> i32 {
         // From the side to move: the second player, after the first pick.
         match pos.chosen.as_slice() {
             [0] => -100,
@@ -120,7 +127,7 @@ impl Evaluator<Picks> for LikesZero {
 
 #[test]
 fn a_stop_inside_an_iteration_plays_what_it_found() {
-    let pos = Picks::start();
+    let pos = TwoPicks::start();
     let config = SearchConfig {
         tt_mb: 1,
         ..SearchConfig::default()
@@ -155,89 +162,6 @@ fn a_stop_inside_an_iteration_plays_what_it_found() {
         switched,
         "no stop played the move the unfinished iteration found"
     );
-}
-
-/// A game that never ends: three moves at every ply, and a value that depends on the whole
-/// line, so that no depth solves it and no table entry ends the iterations early.
-#[derive(Debug, Clone, PartialEq)]
-struct Endless {
-    line: Vec<u8>,
-}
-
-impl Game for Endless {
-    type Move = u8;
-    const NAME: &'static str = "endless";
-    const MOVE_INDICES: usize = 3;
-
-    fn move_index(mv: u8) -> usize {
-        mv as usize
-    }
-
-    fn start() -> Self {
-        Endless { line: Vec::new() }
-    }
-
-    fn side_to_move(&self) -> Side {
-        if self.line.len().is_multiple_of(2) {
-            Side::First
-        } else {
-            Side::Second
-        }
-    }
-
-    fn ply(&self) -> u32 {
-        self.line.len() as u32
-    }
-
-    fn generate_moves(&self, moves: &mut Vec<u8>) {
-        moves.clear();
-        moves.extend(0..3);
-    }
-
-    fn play(&mut self, mv: u8) {
-        self.line.push(mv);
-    }
-
-    fn undo(&mut self, _mv: u8) {
-        self.line.pop();
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        None
-    }
-
-    fn hash(&self) -> u64 {
-        self.hash_from_scratch()
-    }
-
-    fn hash_from_scratch(&self) -> u64 {
-        self.line.iter().fold(0x9E37_79B9_7F4A_7C15, |h, &m| {
-            (h ^ u64::from(m) ^ 0x100).wrapping_mul(0xBF58_476D_1CE4_E5B9)
-        })
-    }
-
-    fn format_move(&self, mv: u8) -> String {
-        mv.to_string()
-    }
-
-    fn parse_move(&self, text: &str) -> Result<u8, MoveError> {
-        text.parse()
-            .ok()
-            .filter(|&m| m < 3)
-            .ok_or_else(|| MoveError::illegal(text, "not 0, 1 or 2"))
-    }
-
-    fn to_text(&self) -> String {
-        format!("{:?}", self.line)
-    }
-
-    fn from_text(text: &str) -> Result<Self, PositionError> {
-        Err(PositionError::new(
-            Self::NAME,
-            text,
-            "not needed by these tests",
-        ))
-    }
 }
 
 /// The line's hash, folded to a small value: a different value for nearly every position.

@@ -35,7 +35,7 @@ pub use report::{
 };
 pub use session::{GameSession, Session};
 
-use duel_chess::{Chess, Material, Pst, Strong};
+use duel_chess::{Chess, Material, Net, Pst, Strong};
 use duel_connect4::{Connect4, Threats};
 use duel_othello::{Othello, Pattern, Textbook};
 use duel_tictactoe::{OpenLines, TicTacToe};
@@ -77,7 +77,7 @@ pub fn evaluators(game: &str) -> Result<&'static [&'static str], EngineError> {
         "tictactoe" => &["open-lines"],
         "connect4" => &["threats"],
         "othello" => &["pattern", "textbook"],
-        "chess" => &["strong", "pst", "material"],
+        "chess" => &["strong", "net", "pst", "material"],
         _ => unreachable!("game_name returns known names only"),
     })
 }
@@ -106,6 +106,7 @@ pub fn open(game: &str, eval: Option<&str>) -> Result<Box<dyn Session>, EngineEr
         ("othello", "pattern") => Box::new(GameSession::<Othello, _>::new(Pattern::default())),
         ("othello", "textbook") => Box::new(GameSession::<Othello, _>::new(Textbook::default())),
         ("chess", "strong") => Box::new(GameSession::<Chess, _>::new(Strong::default())),
+        ("chess", "net") => Box::new(GameSession::<Chess, _>::new(Net::default())),
         ("chess", "pst") => Box::new(GameSession::<Chess, _>::new(Pst)),
         ("chess", "material") => Box::new(GameSession::<Chess, _>::new(Material)),
         _ => unreachable!("every listed evaluator is dispatched"),

@@ -204,6 +204,160 @@ pub fn generate<E: Evaluator<Chess>>(
     Ok(written)
 }
 
+/// What `chess-label` is asked for.
+#[derive(Debug, Clone)]
+pub struct LabelConfig {
+    /// Positions made from each input position.
+    pub variations: u32,
+    /// Each variation plays 0 to this many random legal moves first.
+    pub max_random_plies: u32,
+    pub nodes: u64,
+    pub seed: u64,
+    pub threads: usize,
+}
+
+/// Positions near `fens` (each a few random legal moves away), labelled by a search of
+/// `cfg.nodes` nodes with `eval`: `FEN;?;value` lines (no game result; the value for White in
+/// centipawns, clamped to ±[`SCORE_CLAMP`]). Many cheap labels: the network learns from them
+/// what the search with `eval` sees, where self-play gives far fewer positions per hour. Kept
+/// as self-play keeps them: not in check, the search's best move not a capture or promotion.
+/// Each position is searched from an empty table, so the labels do not depend on the order
+/// or the threads. `report` sees (inputs done, positions written).
+pub fn label<E: Evaluator<Chess>>(
+    eval: E,
+    fens: &[String],
+    cfg: &LabelConfig,
+    out: &mut impl Write,
+    mut report: impl FnMut(usize, u64),
+) -> io::Result<u64> {
+    let threads = cfg.threads.max(1);
+    let (tx, rx) = std::sync::mpsc::channel::<Vec<String>>();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (mut written, mut done) = (0u64, 0usize);
+    let search = SearchConfig {
+        // Cleared before every position: a small table keeps that cheap.
+        tt_mb: 1,
+        ..search_config()
+    };
+    std::thread::scope(|s| -> io::Result<()> {
+        for _ in 0..threads {
+            let (tx, next, eval, search) = (tx.clone(), &next, eval.clone(), search.clone());
+            s.spawn(move || {
+                let mut searcher = Searcher::new(eval, search);
+                let limits = Limits::nodes(cfg.nodes);
+                let mut moves = Vec::new();
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(fen) = fens.get(i) else { break };
+                    let Ok(root) = Chess::from_text(fen) else {
+                        continue;
+                    };
+                    let mut rng = SplitMix64::new(cfg.seed ^ (i as u64).wrapping_mul(0x9E37_79B9));
+                    let mut lines = Vec::new();
+                    for _ in 0..cfg.variations {
+                        let mut pos = Chess::from_board(root.board().clone());
+                        for _ in 0..rng.below(cfg.max_random_plies as usize + 1) {
+                            if pos.outcome().is_some() {
+                                break;
+                            }
+                            pos.generate_moves(&mut moves);
+                            pos.play(moves[rng.below(moves.len())]);
+                        }
+                        if pos.outcome().is_some() || pos.in_check() {
+                            continue;
+                        }
+                        let pos = Chess::from_board(pos.board().clone());
+                        searcher.new_game();
+                        let r = searcher.search(&pos, &limits, |_| {});
+                        let Some(mv) = r.best else { continue };
+                        if is_noisy(pos.board(), mv) {
+                            continue;
+                        }
+                        let v = if pos.side_to_move() == Side::First {
+                            r.value.0
+                        } else {
+                            -r.value.0
+                        };
+                        let v = v.clamp(-SCORE_CLAMP, SCORE_CLAMP);
+                        lines.push(format!("{};?;{v}", pos.to_text()));
+                    }
+                    if tx.send(lines).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for lines in rx {
+            for l in &lines {
+                writeln!(out, "{l}")?;
+            }
+            written += lines.len() as u64;
+            done += 1;
+            report(done, written);
+        }
+        Ok(())
+    })?;
+    Ok(written)
+}
+
+/// One line of a `chess-gen` or `chess-label` file.
+#[derive(Debug)]
+pub struct Record {
+    pub pos: Chess,
+    /// The game's result for White (1, 0.5 or 0); None for `?`, a position with no game
+    /// behind it (`chess-label`).
+    pub result: Option<f32>,
+    /// The search's value for White in centipawns, within ±[`SCORE_CLAMP`].
+    pub value: Option<i16>,
+    /// The line number, for errors found later.
+    pub line: usize,
+}
+
+/// The records of `text`'s non-blank lines, `FEN;result` or `FEN;result;value`; an error
+/// names the line and what is wrong with it.
+pub fn records(text: &str) -> impl Iterator<Item = Result<Record, String>> + '_ {
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(n, line)| {
+            let line = line.trim();
+            let err = |what: &str| format!("line {}: {what}: {line}", n + 1);
+            let mut fields = line.split(';');
+            let (Some(fen), Some(result)) = (fields.next(), fields.next()) else {
+                return Err(err("expected FEN;result"));
+            };
+            let value = match fields.next() {
+                None => None,
+                Some(v) => Some(
+                    v.trim()
+                        .parse::<i16>()
+                        .ok()
+                        .filter(|v| i32::from(v.abs()) <= SCORE_CLAMP)
+                        .ok_or_else(|| err("the value must be centipawns within ±2000"))?,
+                ),
+            };
+            if fields.next().is_some() {
+                return Err(err("expected at most three fields, FEN;result;value"));
+            }
+            let result = match result.trim() {
+                "1" => Some(1.0),
+                "0.5" => Some(0.5),
+                "0" => Some(0.0),
+                "?" if value.is_some() => None,
+                "?" => return Err(err("a result of ? needs a value")),
+                _ => return Err(err("the result must be 1, 0.5, 0 or ?")),
+            };
+            let pos = Chess::from_text(fen.trim()).map_err(|e| err(&e.to_string()))?;
+            Ok(Record {
+                pos,
+                result,
+                value,
+                line: n + 1,
+            })
+        })
+}
+
 /// Labelled positions with their features computed once: the fit only ever needs these.
 #[derive(Debug, Default)]
 pub struct Dataset {
@@ -241,41 +395,23 @@ impl Dataset {
         self.feats.extend_from_slice(scratch);
     }
 
-    /// Reads `FEN;result` or `FEN;result;value` lines (result 1, 0.5 or 0 for White; value the
-    /// search's, for White, in centipawns within ±[`SCORE_CLAMP`]; blank lines skipped).
+    /// Reads `FEN;result` or `FEN;result;value` lines ([`records`]); every line needs a game
+    /// result.
     pub fn parse(text: &str) -> Result<Dataset, String> {
         let mut d = Dataset::default();
         let mut scratch = Vec::new();
-        for (n, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() {
-                continue;
-            }
-            let err = |what: &str| format!("line {}: {what}: {line}", n + 1);
-            let mut fields = line.split(';');
-            let (Some(fen), Some(result)) = (fields.next(), fields.next()) else {
-                return Err(err("expected FEN;result"));
+        for record in records(text) {
+            let Record {
+                pos,
+                result,
+                value,
+                line,
+            } = record?;
+            let Some(result) = result else {
+                return Err(format!(
+                    "line {line}: the Strong fit needs a game result, not ?"
+                ));
             };
-            let value = match fields.next() {
-                None => None,
-                Some(v) => Some(
-                    v.trim()
-                        .parse::<i16>()
-                        .ok()
-                        .filter(|v| i32::from(v.abs()) <= SCORE_CLAMP)
-                        .ok_or_else(|| err("the value must be centipawns within ±2000"))?,
-                ),
-            };
-            if fields.next().is_some() {
-                return Err(err("expected at most three fields, FEN;result;value"));
-            }
-            let result = match result.trim() {
-                "1" => 1.0,
-                "0.5" => 0.5,
-                "0" => 0.0,
-                _ => return Err(err("the result must be 1, 0.5 or 0")),
-            };
-            let pos = Chess::from_text(fen.trim()).map_err(|e| err(&e.to_string()))?;
             d.push(&pos, result, &mut scratch);
             if let Some(s) = d.samples.last_mut() {
                 s.value = value;
@@ -630,30 +766,31 @@ fn crate_elo(scores: &[f64]) -> (f64, f64, f64) {
     duel_train::matches::elo_interval(scores)
 }
 
+/// Positions along seeded random games: varied material, phases and pawn structures.
+#[cfg(test)]
+pub(crate) fn random_positions(n: usize, seed: u64) -> Vec<Chess> {
+    let mut rng = SplitMix64::new(seed);
+    let mut out = Vec::new();
+    let mut moves = Vec::new();
+    while out.len() < n {
+        let mut pos = Chess::start();
+        for _ in 0..rng.below(120) {
+            if pos.outcome().is_some() {
+                break;
+            }
+            pos.generate_moves(&mut moves);
+            pos.play(moves[rng.below(moves.len())]);
+        }
+        if pos.outcome().is_none() {
+            out.push(Chess::from_text(&pos.to_text()).unwrap());
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Positions along seeded random games: varied material, phases and pawn structures.
-    fn random_positions(n: usize, seed: u64) -> Vec<Chess> {
-        let mut rng = SplitMix64::new(seed);
-        let mut out = Vec::new();
-        let mut moves = Vec::new();
-        while out.len() < n {
-            let mut pos = Chess::start();
-            for _ in 0..rng.below(120) {
-                if pos.outcome().is_some() {
-                    break;
-                }
-                pos.generate_moves(&mut moves);
-                pos.play(moves[rng.below(moves.len())]);
-            }
-            if pos.outcome().is_none() {
-                out.push(Chess::from_text(&pos.to_text()).unwrap());
-            }
-        }
-        out
-    }
 
     /// Labels that are the exact expected scores of a known linear model: the fit must find
     /// its K and predict its values, from a different starting point.
@@ -751,6 +888,8 @@ mod tests {
             Dataset::parse(&format!("{fen};1;20;3")).is_err(),
             "four fields"
         );
+        let e = Dataset::parse(&format!("{fen};?;20")).unwrap_err();
+        assert!(e.contains("needs a game result"), "{e}");
     }
 
     /// A recorded value moves the label towards its expected score by the weight given;

@@ -4,6 +4,7 @@
 //! `crates/games/chess/weights/README.md` for the commands that produced the committed weights.
 
 mod chess;
+mod nnue;
 
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -162,6 +163,72 @@ enum Command {
         #[arg(long, default_value_t = 0.0)]
         value_weight: f64,
     },
+    /// Positions near those of `chess-gen` files, a few random moves away, labelled by a short
+    /// search with Strong (`FEN;?;value`): cheap data for `chess-nnue`.
+    ChessLabel {
+        /// `chess-gen` files (the FEN of each line is used).
+        #[arg(long, required = true, num_args = 1..)]
+        data: Vec<PathBuf>,
+        /// The file to append to.
+        #[arg(long)]
+        out: PathBuf,
+        /// Positions made from each input line.
+        #[arg(long, default_value_t = 2)]
+        variations: u32,
+        /// Random legal moves played before each search: 0 to this many.
+        #[arg(long, default_value_t = 4)]
+        max_random_plies: u32,
+        #[arg(long, default_value_t = 1000)]
+        nodes: u64,
+        /// Use every n-th input line only.
+        #[arg(long, default_value_t = 1)]
+        every: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+    /// Trains chess's network evaluation on `chess-gen` files; writes a net file.
+    ChessNnue {
+        /// `FEN;result;value` files (validation holds out the tail of the last one).
+        #[arg(long, required = true, num_args = 1..)]
+        data: Vec<PathBuf>,
+        /// The net file to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// Percent of positions (the files' tail) held out for validation.
+        #[arg(long, default_value_t = 5)]
+        valid_percent: u32,
+        #[arg(long, default_value_t = 30)]
+        epochs: u32,
+        #[arg(long, default_value_t = 16384)]
+        batch: usize,
+        /// Adam's step size.
+        #[arg(long, default_value_t = 0.001)]
+        learning_rate: f32,
+        /// The step size is multiplied by `--drop` after this share of the epochs.
+        #[arg(long, default_value_t = 0.75)]
+        drop_at: f32,
+        #[arg(long, default_value_t = 0.1)]
+        drop: f32,
+        /// Texel's K: the label of a value v is σ(K·v/400). Strong's fits found 1.17 to 1.21.
+        #[arg(long, default_value_t = 1.2)]
+        k: f32,
+        /// Share of each label taken from the recorded search value (0 to 1).
+        #[arg(long, default_value_t = 0.5)]
+        value_weight: f32,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Seed of the starting weights and of the shuffles.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Positions held out for validation (then every `--data` position trains).
+        #[arg(long)]
+        valid: Option<PathBuf>,
+        /// Train the net to add to Strong's value instead of replacing it.
+        #[arg(long)]
+        residual: bool,
+    },
     /// Chess Strong against Pst at equal fixed nodes per move, each opening with both colours.
     ChessMatch {
         #[arg(long, default_value_t = 20_000)]
@@ -192,6 +259,33 @@ fn load_pattern(weights: Option<&PathBuf>) -> Result<Pattern, String> {
             Pattern::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
         }
     }
+}
+
+/// The files' text, one after the other, each ending its last line.
+fn read_all(files: &[PathBuf]) -> Result<String, String> {
+    let mut text = String::new();
+    for f in files {
+        let t = std::fs::read_to_string(f).map_err(|e| format!("reading {}: {e}", f.display()))?;
+        text.push_str(&t);
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+    }
+    Ok(text)
+}
+
+/// Refuses a data set too small to learn from; reports its size.
+fn enough(positions: usize, start: Instant) -> Result<(), String> {
+    if positions < 10 {
+        return Err(format!(
+            "data: {positions} positions are too few to learn from"
+        ));
+    }
+    eprintln!(
+        "{positions} positions read in {:.1} s",
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 /// Opens a generation run's output to append records to (runs add to one file).
@@ -395,24 +489,9 @@ fn run(cli: Cli) -> Result<(), String> {
                 None => duel_chess::strong::Weights::hand(),
             };
             let start = Instant::now();
-            let mut text = String::new();
-            for f in &files {
-                let t = std::fs::read_to_string(f)
-                    .map_err(|e| format!("reading {}: {e}", f.display()))?;
-                text.push_str(&t);
-                if !text.ends_with('\n') {
-                    text.push('\n');
-                }
-            }
+            let text = read_all(&files)?;
             let mut data = chess::Dataset::parse(&text).map_err(|e| format!("data: {e}"))?;
-            if data.len() < 10 {
-                return Err(format!("data: {} positions are too few to fit", data.len()));
-            }
-            eprintln!(
-                "{} positions read in {:.1} s",
-                data.len(),
-                start.elapsed().as_secs_f64()
-            );
+            enough(data.len(), start)?;
             let cfg = chess::FitConfig {
                 valid_percent,
                 epochs,
@@ -429,6 +508,149 @@ fn run(cli: Cli) -> Result<(), String> {
                 r.k
             );
             std::fs::write(&out, r.weights.to_text(&header))
+                .map_err(|e| format!("writing {}: {e}", out.display()))?;
+            println!(
+                "wrote {} in {:.1} s",
+                out.display(),
+                start.elapsed().as_secs_f64()
+            );
+        }
+        Command::ChessLabel {
+            data: files,
+            out,
+            variations,
+            max_random_plies,
+            nodes,
+            every,
+            seed,
+            threads,
+        } => {
+            if nodes == 0 || threads == 0 || every == 0 || variations == 0 {
+                return Err(
+                    "--nodes, --threads, --every and --variations must be at least 1".into(),
+                );
+            }
+            let mut fens = Vec::new();
+            for f in &files {
+                let t = std::fs::read_to_string(f)
+                    .map_err(|e| format!("reading {}: {e}", f.display()))?;
+                for (n, line) in t.lines().enumerate().filter(|(n, _)| n % every == 0) {
+                    let fen = line.split(';').next().unwrap_or("").trim();
+                    <duel_chess::Chess as duel_core::Game>::from_text(fen)
+                        .map_err(|e| format!("{} line {}: {e}", f.display(), n + 1))?;
+                    fens.push(fen.to_string());
+                }
+            }
+            let mut w = open_for_append(&out)?;
+            let start = Instant::now();
+            let cfg = chess::LabelConfig {
+                variations,
+                max_random_plies,
+                nodes,
+                seed,
+                threads,
+            };
+            let total = fens.len();
+            let n = chess::label(
+                duel_chess::Strong::default(),
+                &fens,
+                &cfg,
+                &mut w,
+                |done, recs| {
+                    if done.is_multiple_of(10_000) {
+                        eprintln!(
+                            "{done} of {total} inputs, {recs} positions, {:.1} s",
+                            start.elapsed().as_secs_f64()
+                        );
+                    }
+                },
+            )
+            .map_err(|e| format!("writing {}: {e}", out.display()))?;
+            w.flush()
+                .map_err(|e| format!("writing {}: {e}", out.display()))?;
+            println!(
+                "{n} positions from {total} inputs written to {} in {:.1} s",
+                out.display(),
+                start.elapsed().as_secs_f64()
+            );
+        }
+        Command::ChessNnue {
+            data: files,
+            out,
+            valid_percent,
+            epochs,
+            batch,
+            learning_rate,
+            drop_at,
+            drop,
+            k,
+            value_weight,
+            threads,
+            seed,
+            residual,
+            valid,
+        } => {
+            let positive = |x: f32| x.is_finite() && x > 0.0;
+            if valid_percent >= 100
+                || epochs == 0
+                || batch == 0
+                || threads == 0
+                || !positive(learning_rate)
+                || !positive(k)
+                || !(0.0..=1.0).contains(&drop_at)
+                || !(0.0..=1.0).contains(&drop)
+                || !(0.0..=1.0).contains(&value_weight)
+            {
+                return Err(
+                    "need --valid-percent below 100, --epochs, --batch and --threads at least 1, a \
+                     positive --learning-rate and --k, and --drop-at, --drop and --value-weight \
+                     from 0 to 1"
+                        .into(),
+                );
+            }
+            let base = if residual {
+                duel_chess::nnue::Base::Strong
+            } else {
+                duel_chess::nnue::Base::None
+            };
+            let start = Instant::now();
+            let text = read_all(&files)?;
+            let data = nnue::NetData::parse(&text, k, value_weight, base)
+                .map_err(|e| format!("data: {e}"))?;
+            std::mem::drop(text);
+            enough(data.len(), start)?;
+            let cfg = nnue::NetConfig {
+                epochs,
+                batch,
+                learning_rate,
+                drop_at,
+                drop,
+                k,
+                valid_percent,
+                threads,
+                seed,
+            };
+            let held_out = match &valid {
+                None => None,
+                Some(f) => {
+                    let t = read_all(std::slice::from_ref(f))?;
+                    let v = nnue::NetData::parse(&t, k, value_weight, base)
+                        .map_err(|e| format!("{}: {e}", f.display()))?;
+                    if v.is_empty() {
+                        return Err(format!("{}: no positions to validate on", f.display()));
+                    }
+                    Some(v)
+                }
+            };
+            let r = nnue::train(&data, held_out.as_ref(), &cfg, |line| {
+                eprintln!("{line} ({:.0} s)", start.elapsed().as_secs_f64())
+            });
+            println!(
+                "validation loss {:.6} at the start, {:.6} at the end",
+                r.start_loss, r.end_loss
+            );
+            print!("{}", r.summary);
+            std::fs::write(&out, r.net.to_bytes())
                 .map_err(|e| format!("writing {}: {e}", out.display()))?;
             println!(
                 "wrote {} in {:.1} s",

@@ -50,6 +50,33 @@ macro_rules! shared_hooks {
     };
 }
 
+/// Pst's search hooks, for an evaluator that adds nothing to them (Strong, Net): captures,
+/// ordering, exchanges and the zugzwang guard depend on the rules and on material only.
+macro_rules! pst_hooks {
+    () => {
+        fn noisy_moves(&self, pos: &$crate::Chess, moves: &mut Vec<$crate::Move>) {
+            duel_core::Evaluator::noisy_moves(&$crate::Pst, pos, moves);
+        }
+
+        fn move_hint(&self, pos: &$crate::Chess, mv: $crate::Move) -> i32 {
+            duel_core::Evaluator::move_hint(&$crate::Pst, pos, mv)
+        }
+
+        fn exchange_at_least(&self, pos: &$crate::Chess, mv: $crate::Move, threshold: i32) -> bool {
+            duel_core::Evaluator::exchange_at_least(&$crate::Pst, pos, mv, threshold)
+        }
+
+        fn null_move_ok(&self, pos: &$crate::Chess) -> bool {
+            duel_core::Evaluator::null_move_ok(&$crate::Pst, pos)
+        }
+
+        fn extend(&self, pos: &$crate::Chess) -> bool {
+            duel_core::Evaluator::extend(&$crate::Pst, pos)
+        }
+    };
+}
+pub(crate) use pst_hooks;
+
 /// Material balance only: the first evaluation the texts give.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Material;

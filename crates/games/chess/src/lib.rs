@@ -31,6 +31,7 @@
 //! ```
 
 mod eval;
+pub mod nnue;
 mod san;
 mod see;
 pub mod strong;
@@ -41,6 +42,7 @@ use duel_core::{Game, MoveError, Outcome, PositionError, Side, SplitMix64};
 pub use cozy_chess;
 pub use cozy_chess::Move;
 pub use eval::{is_noisy, Material, Pst, PIECE_VALUES};
+pub use nnue::Net;
 pub use san::pgn;
 pub use see::see;
 pub use strong::Strong;

@@ -30,11 +30,11 @@ use std::sync::{Arc, OnceLock};
 
 use cozy_chess::{
     get_bishop_moves, get_king_moves, get_knight_moves, get_rook_moves, BitBoard, Board, Color,
-    Move, Piece, Square,
+    Piece, Square,
 };
 use duel_core::Evaluator;
 
-use crate::{Chess, Pst, PIECE_VALUES};
+use crate::{Chess, PIECE_VALUES};
 
 /// Phase weight per piece (pawn .. king), as [`crate::Pst`] counts it: 24 with every minor and
 /// major piece on the board.
@@ -978,24 +978,5 @@ impl Evaluator<Chess> for Strong {
         }
     }
 
-    // The search hooks are Pst's: they depend on the rules and on material only.
-    fn noisy_moves(&self, pos: &Chess, moves: &mut Vec<Move>) {
-        Pst.noisy_moves(pos, moves);
-    }
-
-    fn move_hint(&self, pos: &Chess, mv: Move) -> i32 {
-        Pst.move_hint(pos, mv)
-    }
-
-    fn exchange_at_least(&self, pos: &Chess, mv: Move, threshold: i32) -> bool {
-        Pst.exchange_at_least(pos, mv, threshold)
-    }
-
-    fn null_move_ok(&self, pos: &Chess) -> bool {
-        Pst.null_move_ok(pos)
-    }
-
-    fn extend(&self, pos: &Chess) -> bool {
-        Pst.extend(pos)
-    }
+    crate::eval::pst_hooks!();
 }

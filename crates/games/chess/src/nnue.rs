@@ -1,0 +1,286 @@
+//! [`Net`], a learnt evaluation: a network of one hidden layer over the 768 piece-on-square
+//! inputs, the shape of Stockfish's NNUE reduced to its simplest form ("768→H×2→1"):
+//!
+//! - a feature transformer, shared by both sides, turns the pieces into H sums, once from
+//!   White's view and once from Black's (the board flipped and the colours swapped), so a
+//!   position and its mirror get the same value by construction;
+//! - the side to move's sums, then the other side's, pass through a squared clipped ReLU
+//!   (`clamp(x, 0, 1)²`) into one weighted sum: the value, in centipawns.
+//!
+//! The weights are trained by `duel-train chess-nnue` on duel's own self-play (`nets/README.md`)
+//! and stored as integers, the way NNUE engines run them: feature weights scaled by
+//! [`QA`], output weights by [`QB`], so the whole evaluation is integer arithmetic the
+//! compiler vectorises. The sums are recomputed from scratch at each evaluation: with a few
+//! dozen pieces that costs about what the hand-written evaluation does, and it needs no
+//! bookkeeping in the move loop.
+
+use std::sync::{Arc, OnceLock};
+
+use cozy_chess::Color;
+use duel_core::Evaluator;
+
+use crate::{Chess, Strong};
+
+/// Hidden units per side.
+pub const HIDDEN: usize = 128;
+/// Inputs: colour (own, other) × piece × square.
+pub const INPUTS: usize = 768;
+/// Scale of the feature transformer's weights and of the clipped activations.
+pub const QA: i32 = 255;
+/// Scale of the output weights. Finer than the 64 of most NNUE engines, whose SIMD code
+/// multiplies 16-bit lanes: at 64 the rounding moved values by 4 cp on average; the sum here
+/// is taken in 64 bits instead.
+pub const QB: i32 = 1024;
+/// Centipawns per unit of the network's output.
+pub const CP_SCALE: i32 = 400;
+
+const MAGIC: &[u8; 8] = b"duelnnue";
+const VERSION: u32 = 1;
+
+/// The bytes of a net file of this build's shape.
+pub const FILE_BYTES: usize = 8 + 4 + 4 + 4 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+
+/// What the network's output is added to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Base {
+    /// Nothing: the network is the whole evaluation.
+    None = 0,
+    /// [`Strong`]'s value: the network learns what the hand-written terms miss.
+    Strong = 1,
+}
+
+/// The net shipped with duel.
+static DEFAULT_NET: &[u8] = include_bytes!("../nets/default.nnue");
+
+/// The input index of a piece of `color` on square `sq` (0 = a1) seen from `view`'s side:
+/// own pieces first, and the board flipped for Black so every view sees itself moving up.
+pub fn input_index(view: Color, color: Color, piece: usize, sq: usize) -> usize {
+    let (side, sq) = match view {
+        Color::White => (usize::from(color != Color::White), sq),
+        Color::Black => (usize::from(color != Color::Black), sq ^ 56),
+    };
+    side * 384 + piece * 64 + sq
+}
+
+/// The quantised weights.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Network {
+    base: Base,
+    /// Row `i` (HIDDEN values) is input `i`'s contribution to every hidden sum.
+    ft_weights: Vec<i16>,
+    ft_bias: Vec<i16>,
+    /// The side to move's HIDDEN weights, then the other side's.
+    out_weights: Vec<i16>,
+    out_bias: i32,
+}
+
+impl Network {
+    /// A network from its parts, already scaled (`duel-train` builds them from floats).
+    pub fn from_parts(
+        base: Base,
+        ft_weights: Vec<i16>,
+        ft_bias: Vec<i16>,
+        out_weights: Vec<i16>,
+        out_bias: i32,
+    ) -> Result<Network, String> {
+        let want = [INPUTS * HIDDEN, HIDDEN, 2 * HIDDEN];
+        let got = [ft_weights.len(), ft_bias.len(), out_weights.len()];
+        if want != got {
+            return Err(format!(
+                "a net of this build has {want:?} weights per layer, these parts have {got:?}"
+            ));
+        }
+        Ok(Network {
+            base,
+            ft_weights,
+            ft_bias,
+            out_weights,
+            out_bias,
+        })
+    }
+
+    /// What the output is added to.
+    pub fn base(&self) -> Base {
+        self.base
+    }
+
+    /// Reads a net file: `duelnnue`, version, hidden size, base (little-endian u32), then the
+    /// feature weights, feature biases and output weights as little-endian i16 and the output
+    /// bias as i32.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+        if bytes.len() < 20 || &bytes[..8] != MAGIC {
+            return Err("not a duel net file (it must start with \"duelnnue\")".to_string());
+        }
+        let word = |at: usize| {
+            u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+        };
+        let (version, hidden, base) = (word(8), word(12), word(16));
+        if version != VERSION {
+            return Err(format!(
+                "net file version {version}, this build reads version {VERSION}"
+            ));
+        }
+        if hidden as usize != HIDDEN {
+            return Err(format!(
+                "net of {hidden} hidden units, this build has {HIDDEN}"
+            ));
+        }
+        if bytes.len() != FILE_BYTES {
+            return Err(format!(
+                "net file of {} bytes, a net of {HIDDEN} hidden units has {FILE_BYTES}",
+                bytes.len()
+            ));
+        }
+        let base = match base {
+            0 => Base::None,
+            1 => Base::Strong,
+            b => {
+                return Err(format!(
+                    "net file base {b}: 0 (none) and 1 (strong) are known"
+                ))
+            }
+        };
+        let mut at = 20;
+        let mut take = |n: usize| -> Vec<i16> {
+            let v = bytes[at..at + 2 * n]
+                .chunks_exact(2)
+                .map(|c| i16::from_le_bytes([c[0], c[1]]))
+                .collect();
+            at += 2 * n;
+            v
+        };
+        let ft_weights = take(INPUTS * HIDDEN);
+        let ft_bias = take(HIDDEN);
+        let out_weights = take(2 * HIDDEN);
+        let out_bias = word(FILE_BYTES - 4) as i32;
+        Network::from_parts(base, ft_weights, ft_bias, out_weights, out_bias)
+    }
+
+    /// The net file's bytes ([`Network::from_bytes`] reads them back).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(FILE_BYTES);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        out.extend_from_slice(&(self.base as u32).to_le_bytes());
+        for v in self
+            .ft_weights
+            .iter()
+            .chain(&self.ft_bias)
+            .chain(&self.out_weights)
+        {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.extend_from_slice(&self.out_bias.to_le_bytes());
+        out
+    }
+
+    /// The net shipped with duel.
+    pub fn shipped() -> &'static Network {
+        static NET: OnceLock<Network> = OnceLock::new();
+        NET.get_or_init(|| Network::from_bytes(DEFAULT_NET).expect("the shipped net file is valid"))
+    }
+
+    fn add_row(&self, acc: &mut [i16; HIDDEN], input: usize) {
+        let row = &self.ft_weights[input * HIDDEN..(input + 1) * HIDDEN];
+        for (a, w) in acc.iter_mut().zip(row) {
+            *a = a.wrapping_add(*w);
+        }
+    }
+
+    /// The hidden sums from White's view and from Black's.
+    pub fn accumulate(&self, board: &cozy_chess::Board) -> [[i16; HIDDEN]; 2] {
+        let mut acc = [[0i16; HIDDEN]; 2];
+        for a in &mut acc {
+            a.copy_from_slice(&self.ft_bias);
+        }
+        for color in [Color::White, Color::Black] {
+            for piece in cozy_chess::Piece::ALL {
+                for sq in board.colored_pieces(color, piece) {
+                    let (p, s) = (piece as usize, sq as usize);
+                    self.add_row(&mut acc[0], input_index(Color::White, color, p, s));
+                    self.add_row(&mut acc[1], input_index(Color::Black, color, p, s));
+                }
+            }
+        }
+        acc
+    }
+
+    /// `Σ clamp(a, 0, QA)² · w` over one side's sums. One term is at most QA²·2·QB, which
+    /// fits an i32 (the trainer keeps |w| < 2·QB); their sum needs 64 bits.
+    fn screlu_dot(acc: &[i16; HIDDEN], weights: &[i16]) -> i64 {
+        acc.iter()
+            .zip(weights)
+            .map(|(&a, &w)| {
+                let c = i32::from(a).clamp(0, QA);
+                i64::from(c * i32::from(w) * c)
+            })
+            .sum()
+    }
+
+    /// The network's own output in centipawns for the side to move (without its base).
+    pub fn evaluate(&self, board: &cozy_chess::Board) -> i32 {
+        let acc = self.accumulate(board);
+        let (us, them) = match board.side_to_move() {
+            Color::White => (0, 1),
+            Color::Black => (1, 0),
+        };
+        let sum = Self::screlu_dot(&acc[us], &self.out_weights[..HIDDEN])
+            + Self::screlu_dot(&acc[them], &self.out_weights[HIDDEN..]);
+        // The activations carry QA², the bias QA·QB: one division at the end rounds once.
+        let (qa, qb) = (i64::from(QA), i64::from(QB));
+        let out = sum + i64::from(self.out_bias) * qa;
+        (out * i64::from(CP_SCALE) / (qa * qa * qb)) as i32
+    }
+}
+
+/// The network evaluation, with the hand-written evaluations' search hooks.
+#[derive(Debug, Clone)]
+pub struct Net {
+    net: Arc<Network>,
+    strong: Strong,
+}
+
+impl Default for Net {
+    fn default() -> Self {
+        static SHARED: OnceLock<Arc<Network>> = OnceLock::new();
+        Net {
+            net: Arc::clone(SHARED.get_or_init(|| Arc::new(Network::shipped().clone()))),
+            strong: Strong::default(),
+        }
+    }
+}
+
+impl Net {
+    /// The evaluation with another network (a trainer's candidate).
+    pub fn new(net: Network) -> Net {
+        Net {
+            net: Arc::new(net),
+            strong: Strong::default(),
+        }
+    }
+
+    /// The network in use.
+    pub fn network(&self) -> &Network {
+        &self.net
+    }
+}
+
+/// Values the search must never see from a static evaluation: well inside the mate range.
+const VALUE_BOUND: i32 = 20_000;
+
+impl Evaluator<Chess> for Net {
+    fn name(&self) -> &'static str {
+        "net"
+    }
+
+    fn evaluate(&self, pos: &Chess) -> i32 {
+        let base = match self.net.base {
+            Base::None => 0,
+            Base::Strong => self.strong.evaluate(pos),
+        };
+        (base + self.net.evaluate(pos.board())).clamp(-VALUE_BOUND, VALUE_BOUND)
+    }
+
+    crate::eval::pst_hooks!();
+}

@@ -216,7 +216,7 @@ pub struct LabelConfig {
     pub threads: usize,
 }
 
-/// Positions near `fens` (each a few random legal moves away), labelled by a search of
+/// Positions near `roots` (each a few random legal moves away), labelled by a search of
 /// `cfg.nodes` nodes with `eval`: `FEN;?;value` lines (no game result; the value for White in
 /// centipawns, clamped to ±[`SCORE_CLAMP`]). Many cheap labels: the network learns from them
 /// what the search with `eval` sees, where self-play gives far fewer positions per hour. Kept
@@ -225,7 +225,7 @@ pub struct LabelConfig {
 /// or the threads. `report` sees (inputs done, positions written).
 pub fn label<E: Evaluator<Chess>>(
     eval: E,
-    fens: &[String],
+    roots: &[Chess],
     cfg: &LabelConfig,
     out: &mut impl Write,
     mut report: impl FnMut(usize, u64),
@@ -248,10 +248,7 @@ pub fn label<E: Evaluator<Chess>>(
                 let mut moves = Vec::new();
                 loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(fen) = fens.get(i) else { break };
-                    let Ok(root) = Chess::from_text(fen) else {
-                        continue;
-                    };
+                    let Some(root) = roots.get(i) else { break };
                     let mut rng = SplitMix64::new(cfg.seed ^ (i as u64).wrapping_mul(0x9E37_79B9));
                     let mut lines = Vec::new();
                     for _ in 0..cfg.variations {

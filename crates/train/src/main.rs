@@ -530,17 +530,11 @@ fn run(cli: Cli) -> Result<(), String> {
                     "--nodes, --threads, --every and --variations must be at least 1".into(),
                 );
             }
-            let mut fens = Vec::new();
-            for f in &files {
-                let t = std::fs::read_to_string(f)
-                    .map_err(|e| format!("reading {}: {e}", f.display()))?;
-                for (n, line) in t.lines().enumerate().filter(|(n, _)| n % every == 0) {
-                    let fen = line.split(';').next().unwrap_or("").trim();
-                    <duel_chess::Chess as duel_core::Game>::from_text(fen)
-                        .map_err(|e| format!("{} line {}: {e}", f.display(), n + 1))?;
-                    fens.push(fen.to_string());
-                }
-            }
+            // The whole record is checked, as the trainer will read it, not the FEN alone.
+            let roots = chess::records(&read_all(&files)?)
+                .step_by(every)
+                .map(|r| r.map(|r| r.pos).map_err(|e| format!("data: {e}")))
+                .collect::<Result<Vec<_>, String>>()?;
             let mut w = open_for_append(&out)?;
             let start = Instant::now();
             let cfg = chess::LabelConfig {
@@ -550,10 +544,10 @@ fn run(cli: Cli) -> Result<(), String> {
                 seed,
                 threads,
             };
-            let total = fens.len();
+            let total = roots.len();
             let n = chess::label(
                 duel_chess::Strong::default(),
-                &fens,
+                &roots,
                 &cfg,
                 &mut w,
                 |done, recs| {

@@ -10,13 +10,20 @@
 //! The weights are trained by `duel-train chess-nnue` on duel's own self-play (`nets/README.md`)
 //! and stored as integers, the way NNUE engines run them: feature weights scaled by
 //! [`QA`], output weights by [`QB`], so the whole evaluation is integer arithmetic the
-//! compiler vectorises. The sums are recomputed from scratch at each evaluation: with a few
-//! dozen pieces that costs about what the hand-written evaluation does, and it needs no
-//! bookkeeping in the move loop.
+//! compiler vectorises.
+//!
+//! The hidden sums are updated, not rebuilt: each thread keeps the last board it evaluated
+//! and its sums, and the next evaluation subtracts the rows of the pieces that left a square
+//! and adds those that arrived. Consecutive evaluations in a search are a move or two apart,
+//! so that is a handful of rows against one per piece, and the search needs no bookkeeping
+//! in its move loop. The arithmetic wraps like the full rebuild's, so both give the same
+//! sums bit for bit.
 
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
-use cozy_chess::Color;
+use cozy_chess::{BitBoard, Color, Piece};
 use duel_core::Evaluator;
 
 use crate::{Chess, Strong};
@@ -63,8 +70,11 @@ pub fn input_index(view: Color, color: Color, piece: usize, sq: usize) -> usize 
 }
 
 /// The quantised weights.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Network {
+    /// Names these weights in the per-thread sums cache; clones share it, as they share
+    /// the weights.
+    id: u64,
     base: Base,
     /// Row `i` (HIDDEN values) is input `i`'s contribution to every hidden sum.
     ft_weights: Vec<i16>,
@@ -73,6 +83,27 @@ pub struct Network {
     out_weights: Vec<i16>,
     out_bias: i32,
 }
+
+/// Networks are equal when their weights are.
+impl PartialEq for Network {
+    fn eq(&self, other: &Network) -> bool {
+        (
+            self.base,
+            &self.ft_weights,
+            &self.ft_bias,
+            &self.out_weights,
+            self.out_bias,
+        ) == (
+            other.base,
+            &other.ft_weights,
+            &other.ft_bias,
+            &other.out_weights,
+            other.out_bias,
+        )
+    }
+}
+
+impl Eq for Network {}
 
 impl Network {
     /// A network from its parts, already scaled (`duel-train` builds them from floats).
@@ -90,7 +121,9 @@ impl Network {
                 "a net of this build has {want:?} weights per layer, these parts have {got:?}"
             ));
         }
+        static NEXT_ID: AtomicU64 = AtomicU64::new(0);
         Ok(Network {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             base,
             ft_weights,
             ft_bias,
@@ -181,10 +214,39 @@ impl Network {
         NET.get_or_init(|| Network::from_bytes(DEFAULT_NET).expect("the shipped net file is valid"))
     }
 
+    fn row(&self, input: usize) -> &[i16] {
+        &self.ft_weights[input * HIDDEN..(input + 1) * HIDDEN]
+    }
+
     fn add_row(&self, acc: &mut [i16; HIDDEN], input: usize) {
-        let row = &self.ft_weights[input * HIDDEN..(input + 1) * HIDDEN];
-        for (a, w) in acc.iter_mut().zip(row) {
+        for (a, w) in acc.iter_mut().zip(self.row(input)) {
             *a = a.wrapping_add(*w);
+        }
+    }
+
+    fn sub_row(&self, acc: &mut [i16; HIDDEN], input: usize) {
+        for (a, w) in acc.iter_mut().zip(self.row(input)) {
+            *a = a.wrapping_sub(*w);
+        }
+    }
+
+    /// Adds (`add`) or removes a piece in both views' sums.
+    fn toggle(
+        &self,
+        acc: &mut [[i16; HIDDEN]; 2],
+        color: Color,
+        piece: usize,
+        sq: usize,
+        add: bool,
+    ) {
+        let white = input_index(Color::White, color, piece, sq);
+        let black = input_index(Color::Black, color, piece, sq);
+        if add {
+            self.add_row(&mut acc[0], white);
+            self.add_row(&mut acc[1], black);
+        } else {
+            self.sub_row(&mut acc[0], white);
+            self.sub_row(&mut acc[1], black);
         }
     }
 
@@ -195,42 +257,117 @@ impl Network {
             a.copy_from_slice(&self.ft_bias);
         }
         for color in [Color::White, Color::Black] {
-            for piece in cozy_chess::Piece::ALL {
+            for piece in Piece::ALL {
                 for sq in board.colored_pieces(color, piece) {
-                    let (p, s) = (piece as usize, sq as usize);
-                    self.add_row(&mut acc[0], input_index(Color::White, color, p, s));
-                    self.add_row(&mut acc[1], input_index(Color::Black, color, p, s));
+                    self.toggle(&mut acc, color, piece as usize, sq as usize, true);
                 }
             }
         }
         acc
     }
 
-    /// `Σ clamp(a, 0, QA)² · w` over one side's sums. One term is at most QA²·2·QB, which
-    /// fits an i32 (the trainer keeps |w| < 2·QB); their sum needs 64 bits.
+    /// [`Network::accumulate`], from the sums of the last board this thread evaluated with
+    /// these weights when that is cheaper, and `f` of them.
+    fn with_sums<R>(
+        &self,
+        board: &cozy_chess::Board,
+        f: impl FnOnce(&[[i16; HIDDEN]; 2]) -> R,
+    ) -> R {
+        thread_local! {
+            static LAST: RefCell<Option<Sums>> = const { RefCell::new(None) };
+        }
+        LAST.with_borrow_mut(|last| {
+            let pieces = Sums::pieces(board);
+            let updated = match last {
+                Some(sums) => sums.net == self.id && sums.update(self, &pieces),
+                None => false,
+            };
+            if !updated {
+                *last = Some(Sums {
+                    net: self.id,
+                    pieces,
+                    acc: self.accumulate(board),
+                });
+            }
+            f(&last.as_ref().expect("just filled").acc)
+        })
+    }
+
+    /// `Σ clamp(a, 0, QA)² · w` over one side's sums. One term is at most QA²·2·QB < 2³¹/16
+    /// (the trainer keeps |w| < 2·QB), so sixteen of them are summed in 32-bit lanes, which
+    /// the compiler vectorises, and only those partial sums in 64 bits.
     fn screlu_dot(acc: &[i16; HIDDEN], weights: &[i16]) -> i64 {
-        acc.iter()
-            .zip(weights)
-            .map(|(&a, &w)| {
-                let c = i32::from(a).clamp(0, QA);
-                i64::from(c * i32::from(w) * c)
+        acc.chunks_exact(16)
+            .zip(weights.chunks_exact(16))
+            .map(|(a, w)| {
+                let part: i32 = a
+                    .iter()
+                    .zip(w)
+                    .map(|(&a, &w)| {
+                        let c = i32::from(a).clamp(0, QA);
+                        c * i32::from(w) * c
+                    })
+                    .sum();
+                i64::from(part)
             })
             .sum()
     }
 
     /// The network's own output in centipawns for the side to move (without its base).
     pub fn evaluate(&self, board: &cozy_chess::Board) -> i32 {
-        let acc = self.accumulate(board);
         let (us, them) = match board.side_to_move() {
             Color::White => (0, 1),
             Color::Black => (1, 0),
         };
-        let sum = Self::screlu_dot(&acc[us], &self.out_weights[..HIDDEN])
-            + Self::screlu_dot(&acc[them], &self.out_weights[HIDDEN..]);
+        let sum = self.with_sums(board, |acc| {
+            Self::screlu_dot(&acc[us], &self.out_weights[..HIDDEN])
+                + Self::screlu_dot(&acc[them], &self.out_weights[HIDDEN..])
+        });
         // The activations carry QA², the bias QA·QB: one division at the end rounds once.
         let (qa, qb) = (i64::from(QA), i64::from(QB));
         let out = sum + i64::from(self.out_bias) * qa;
         (out * i64::from(CP_SCALE) / (qa * qa * qb)) as i32
+    }
+}
+
+/// A board's pieces and the hidden sums they give, kept to update the next board's from.
+struct Sums {
+    net: u64,
+    /// Indexed by colour, then piece.
+    pieces: [[BitBoard; 6]; 2],
+    acc: [[i16; HIDDEN]; 2],
+}
+
+impl Sums {
+    /// Past this many changed squares a rebuild (one row per piece and view) is as cheap.
+    const MAX_CHANGES: u32 = 12;
+
+    fn pieces(board: &cozy_chess::Board) -> [[BitBoard; 6]; 2] {
+        [Color::White, Color::Black].map(|c| Piece::ALL.map(|p| board.colored_pieces(c, p)))
+    }
+
+    /// Moves the sums to `pieces`, unless too much changed: then false, and nothing done.
+    fn update(&mut self, net: &Network, pieces: &[[BitBoard; 6]; 2]) -> bool {
+        let mut changes = 0;
+        for (old, new) in self.pieces.iter().flatten().zip(pieces.iter().flatten()) {
+            changes += (*old ^ *new).len();
+        }
+        if changes > Self::MAX_CHANGES {
+            return false;
+        }
+        let colors = [Color::White, Color::Black];
+        for ((olds, news), color) in self.pieces.iter().zip(pieces).zip(colors) {
+            for (p, (&old, &new)) in olds.iter().zip(news).enumerate() {
+                for sq in old - new {
+                    net.toggle(&mut self.acc, color, p, sq as usize, false);
+                }
+                for sq in new - old {
+                    net.toggle(&mut self.acc, color, p, sq as usize, true);
+                }
+            }
+        }
+        self.pieces = *pieces;
+        true
     }
 }
 

@@ -25,6 +25,26 @@ fn colour_flipped_positions_evaluate_the_same() {
     }
 }
 
+/// The sums are updated from the last board evaluated on the thread: a move apart along the
+/// random games of `positions`, a whole board apart between them. Either way they must be
+/// the sums a thread that saw nothing before builds from scratch.
+#[test]
+fn updated_sums_are_the_rebuilt_sums() {
+    let net = Network::shipped();
+    let all = positions();
+    let updated: Vec<i32> = all.iter().map(|p| net.evaluate(p.board())).collect();
+    // Back to front as well: undoing moves, as the search does on its way up.
+    let backwards: Vec<i32> = all.iter().rev().map(|p| net.evaluate(p.board())).collect();
+    for (i, pos) in all.iter().enumerate().step_by(7) {
+        let board = pos.board().clone();
+        let fresh = std::thread::spawn(move || Network::shipped().evaluate(&board))
+            .join()
+            .unwrap();
+        assert_eq!(updated[i], fresh, "{}", pos.to_text());
+        assert_eq!(backwards[all.len() - 1 - i], fresh, "{}", pos.to_text());
+    }
+}
+
 #[test]
 fn the_shipped_net_knows_material() {
     let net = Net::default();

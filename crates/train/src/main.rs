@@ -164,7 +164,7 @@ enum Command {
         value_weight: f64,
     },
     /// Positions near those of `chess-gen` files, a few random moves away, labelled by a short
-    /// search with Strong (`FEN;?;value`): cheap data for `chess-nnue`.
+    /// search with Strong or a net (`FEN;?;value`): cheap data for `chess-nnue`.
     ChessLabel {
         /// `chess-gen` files (the FEN of each line is used).
         #[arg(long, required = true, num_args = 1..)]
@@ -187,6 +187,10 @@ enum Command {
         seed: u64,
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Search with the network evaluation from this net file instead of Strong: once a
+        /// net plays better, its searches make the better labels.
+        #[arg(long)]
+        net: Option<PathBuf>,
     },
     /// Trains chess's network evaluation on `chess-gen` files; writes a net file.
     ChessNnue {
@@ -248,6 +252,11 @@ fn load_chess_weights(path: &PathBuf) -> Result<duel_chess::strong::Weights, Str
     let text =
         std::fs::read_to_string(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
     duel_chess::strong::Weights::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn load_net(path: &PathBuf) -> Result<duel_chess::nnue::Network, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+    duel_chess::nnue::Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn load_pattern(weights: Option<&PathBuf>) -> Result<Pattern, String> {
@@ -524,6 +533,7 @@ fn run(cli: Cli) -> Result<(), String> {
             every,
             seed,
             threads,
+            net,
         } => {
             if nodes == 0 || threads == 0 || every == 0 || variations == 0 {
                 return Err(
@@ -545,20 +555,21 @@ fn run(cli: Cli) -> Result<(), String> {
                 threads,
             };
             let total = roots.len();
-            let n = chess::label(
-                duel_chess::Strong::default(),
-                &roots,
-                &cfg,
-                &mut w,
-                |done, recs| {
-                    if done.is_multiple_of(10_000) {
-                        eprintln!(
-                            "{done} of {total} inputs, {recs} positions, {:.1} s",
-                            start.elapsed().as_secs_f64()
-                        );
-                    }
-                },
-            )
+            let report = |done: usize, recs: u64| {
+                if done.is_multiple_of(10_000) {
+                    eprintln!(
+                        "{done} of {total} inputs, {recs} positions, {:.1} s",
+                        start.elapsed().as_secs_f64()
+                    );
+                }
+            };
+            let n = match &net {
+                None => chess::label(duel_chess::Strong::default(), &roots, &cfg, &mut w, report),
+                Some(path) => {
+                    let eval = duel_chess::Net::new(load_net(path)?);
+                    chess::label(eval, &roots, &cfg, &mut w, report)
+                }
+            }
             .map_err(|e| format!("writing {}: {e}", out.display()))?;
             w.flush()
                 .map_err(|e| format!("writing {}: {e}", out.display()))?;

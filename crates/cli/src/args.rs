@@ -86,6 +86,10 @@ pub struct EngineArgs {
     /// The evaluator, where the game has several (an unknown name lists the known ones).
     #[arg(long, value_name = "NAME")]
     pub eval: Option<String>,
+    /// Weights for the evaluator from this file instead of the built-in ones (chess `net`: a
+    /// net file written by `duel-train chess-nnue`).
+    #[arg(long, value_name = "FILE")]
+    pub eval_file: Option<std::path::PathBuf>,
     /// Search threads (Lazy SMP above 1).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: u32,
@@ -97,7 +101,7 @@ pub struct EngineArgs {
 impl EngineArgs {
     /// Opens the game with the chosen evaluator and applies the resources.
     pub fn open(&self, game: &str) -> Result<Box<dyn Session>> {
-        let mut s = open_game(game, self.eval.as_deref())?;
+        let mut s = duel_engine::open_with(game, self.eval.as_deref(), self.eval_file.as_deref())?;
         // On top of the game's own switches (chess turns null move and LMR on).
         s.set_config(SearchConfig {
             threads: self.threads as usize,

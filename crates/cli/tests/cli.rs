@@ -320,6 +320,26 @@ fn analyze_prints_one_line_per_depth() {
     assert!(out.contains("best move 3 (score win in 1"), "{out}");
 }
 
+/// `--eval-file` plays the net it names: the built-in net's own file searches exactly as the
+/// built-in net does.
+#[test]
+fn analyze_reads_a_net_file() {
+    let path = std::env::temp_dir().join(format!("duel-cli-net-{}.nnue", std::process::id()));
+    std::fs::write(&path, duel_chess::nnue::Network::shipped().to_bytes()).unwrap();
+    let result = |extra: &[&str]| {
+        let mut args = vec!["analyze", "chess", "--eval", "net", "--depth", "6"];
+        args.extend_from_slice(extra);
+        let out = duel(&args).success();
+        let last = out.lines().last().unwrap().to_string();
+        assert!(last.starts_with("best move"), "{out}");
+        // Up to the node count: the time differs from run to run.
+        last.split(" in ").next().unwrap().to_string()
+    };
+    let built_in = result(&[]);
+    assert_eq!(result(&["--eval-file", path.to_str().unwrap()]), built_in);
+    std::fs::remove_file(&path).ok();
+}
+
 // ---------------------------------------------------------------- bench
 
 #[test]
@@ -438,6 +458,24 @@ fn bad_input_exits_non_zero_naming_the_problem() {
     duel(&["analyze", "connect4", "--eval", "material"])
         .failure(&["unknown evaluator 'material'", "threats"]);
     duel(&["analyze", "tictactoe", "-p", "14253"]).failure(&["game is already over"]);
+    duel(&[
+        "analyze",
+        "chess",
+        "--eval",
+        "net",
+        "--eval-file",
+        "/no/such.nnue",
+    ])
+    .failure(&["evaluator file '/no/such.nnue'"]);
+    duel(&[
+        "analyze",
+        "chess",
+        "--eval",
+        "strong",
+        "--eval-file",
+        "/no/such.nnue",
+    ])
+    .failure(&["evaluator 'strong' reads no file"]);
     duel(&["play", "tictactoe", "--as", "third"]).failure(&["--as", "'third'"]);
     duel(&["perft", "tictactoe"]).failure(&["<DEPTH>"]);
     duel(&["frobnicate"]).failure(&["frobnicate"]);

@@ -217,6 +217,7 @@ fn handshake_declares_the_options() {
         "option name Ponder type check default false",
         "option name Clear Hash type button",
         "option name Evaluator type combo default strong var strong var net var pst var material",
+        "option name EvalFile type string default <built-in>",
     ] {
         assert!(
             lines.iter().any(|l| l.starts_with(option)),
@@ -506,6 +507,68 @@ fn options_take_effect() {
         e.seen
     );
     assert!(e.close());
+}
+
+fn static_eval(e: &mut Engine) -> i32 {
+    e.send("eval");
+    let lines = e.until(|l| l.starts_with("Static evaluation"));
+    let line = lines.last().unwrap();
+    assert!(line.contains("(net evaluator"), "{line}");
+    line["Static evaluation: ".len()..]
+        .split_whitespace()
+        .next()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("{line}"))
+}
+
+/// `EvalFile` swaps the net the evaluator `net` reads; a file that is missing or not a net is
+/// named, and the last good net stays.
+#[test]
+fn eval_file_loads_a_net_and_names_a_bad_one() {
+    let dir = std::env::temp_dir().join(format!("duel-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // The shipped net with its output bias raised by 100 cp (QA·QB/CP_SCALE per centipawn).
+    let mut bytes = duel_chess::nnue::Network::shipped().to_bytes();
+    let at = bytes.len() - 4;
+    let bias = i32::from_le_bytes(bytes[at..].try_into().unwrap());
+    let per_cp = duel_chess::nnue::QA * duel_chess::nnue::QB / duel_chess::nnue::CP_SCALE;
+    bytes[at..].copy_from_slice(&(bias + 100 * per_cp).to_le_bytes());
+    let raised = dir.join("raised.nnue");
+    std::fs::write(&raised, &bytes).unwrap();
+    let junk = dir.join("junk.nnue");
+    std::fs::write(&junk, b"not a net").unwrap();
+
+    let mut e = Engine::start();
+    e.send("setoption name Evaluator value net");
+    e.send("position startpos moves e2e4 c7c5");
+    let built_in = static_eval(&mut e);
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        raised.display()
+    ));
+    let with_file = static_eval(&mut e);
+    // One division rounds toward zero, so the shift may lose a centipawn.
+    assert!(
+        (99..=101).contains(&(with_file - built_in)),
+        "{built_in} then {with_file}"
+    );
+    for (file, says) in [
+        (dir.join("missing.nnue"), "missing.nnue"),
+        (junk, "not a duel net file"),
+    ] {
+        e.send(&format!("setoption name EvalFile value {}", file.display()));
+        let got = e.until(|l| l.starts_with("info string error"));
+        assert!(got.last().unwrap().contains(says), "{got:?}");
+        assert_eq!(static_eval(&mut e), with_file);
+    }
+    // The file is kept across a change of evaluator, and <built-in> goes back.
+    e.send("setoption name Evaluator value strong");
+    e.send("setoption name Evaluator value net");
+    assert_eq!(static_eval(&mut e), with_file);
+    e.send("setoption name EvalFile value <built-in>");
+    assert_eq!(static_eval(&mut e), built_in);
+    assert!(e.close());
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -22,6 +22,22 @@ pub enum EngineError {
         /// The game's evaluators, comma-separated.
         known: String,
     },
+    /// An evaluator's weights file could not be read or is not one.
+    #[error("evaluator file '{path}': {reason}")]
+    EvalFile {
+        /// The path as given.
+        path: String,
+        /// Why it was refused.
+        reason: String,
+    },
+    /// A weights file was given for an evaluator that reads none.
+    #[error("the {game} evaluator '{eval}' reads no file (chess's net does)")]
+    NoEvalFile {
+        /// The game.
+        game: &'static str,
+        /// The evaluator.
+        eval: &'static str,
+    },
     /// The algorithm name is not one duel knows (or not one this operation accepts).
     #[error("unknown algorithm '{name}' (known algorithms: {known})")]
     UnknownAlgorithm {

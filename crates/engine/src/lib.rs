@@ -85,6 +85,16 @@ pub fn evaluators(game: &str) -> Result<&'static [&'static str], EngineError> {
 /// Opens a session on `game` at its start position, with the evaluator named `eval` (the game's
 /// default when None). This is where the run-time choice is dispatched to generic code.
 pub fn open(game: &str, eval: Option<&str>) -> Result<Box<dyn Session>, EngineError> {
+    open_with(game, eval, None)
+}
+
+/// [`open`], with the evaluator's weights read from `file` instead of the built-in ones: a net
+/// trained with `duel-train chess-nnue` for chess's `net`, played without rebuilding duel.
+pub fn open_with(
+    game: &str,
+    eval: Option<&str>,
+    file: Option<&std::path::Path>,
+) -> Result<Box<dyn Session>, EngineError> {
     let game = game_name(game)?;
     let known = evaluators(game)?;
     let eval = match eval {
@@ -100,6 +110,14 @@ pub fn open(game: &str, eval: Option<&str>) -> Result<Box<dyn Session>, EngineEr
             })?
         }
     };
+    if let Some(path) = file {
+        return match (game, eval) {
+            ("chess", "net") => Ok(Box::new(GameSession::<Chess, _>::new(Net::new(read_net(
+                path,
+            )?)))),
+            _ => Err(EngineError::NoEvalFile { game, eval }),
+        };
+    }
     Ok(match (game, eval) {
         ("tictactoe", "open-lines") => Box::new(GameSession::<TicTacToe, _>::new(OpenLines)),
         ("connect4", "threats") => Box::new(GameSession::<Connect4, _>::new(Threats::default())),
@@ -111,6 +129,16 @@ pub fn open(game: &str, eval: Option<&str>) -> Result<Box<dyn Session>, EngineEr
         ("chess", "material") => Box::new(GameSession::<Chess, _>::new(Material)),
         _ => unreachable!("every listed evaluator is dispatched"),
     })
+}
+
+/// A chess net file, checked.
+fn read_net(path: &std::path::Path) -> Result<duel_chess::nnue::Network, EngineError> {
+    let wrong = |reason: String| EngineError::EvalFile {
+        path: path.display().to_string(),
+        reason,
+    };
+    let bytes = std::fs::read(path).map_err(|e| wrong(e.to_string()))?;
+    duel_chess::nnue::Network::from_bytes(&bytes).map_err(wrong)
 }
 
 #[cfg(test)]

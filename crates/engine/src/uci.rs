@@ -30,7 +30,7 @@ use duel_protocol::uci::{
 
 use crate::io::{lines, output, send, Out};
 use crate::timeman::{budget, soft_scale, Budget, Clock};
-use crate::{evaluators, open, EngineError, Limits, Score, SearchReport, Session};
+use crate::{evaluators, open, open_with, EngineError, Limits, Score, SearchReport, Session};
 
 /// Settings of the loop.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -198,7 +198,12 @@ struct Uci {
     overhead: Duration,
     debug: bool,
     searches: Arc<AtomicU64>,
+    /// The net file `EvalFile` named, for the evaluator `net` (None: the built-in net).
+    eval_file: Option<std::path::PathBuf>,
 }
+
+/// `EvalFile`'s default and the value that returns to the built-in net.
+const EVAL_FILE_BUILT_IN: &str = "<built-in>";
 
 impl Uci {
     fn new(opts: UciOptions, out: Out) -> Result<Self, EngineError> {
@@ -212,6 +217,7 @@ impl Uci {
             overhead: Duration::from_millis(OVERHEAD_DEFAULT as u64),
             debug: false,
             searches: Arc::new(AtomicU64::new(0)),
+            eval_file: None,
         })
     }
 
@@ -297,7 +303,7 @@ impl Uci {
             kind: OptionKind::Spin { default, min, max },
         };
         let evals = evaluators(self.opts.game).unwrap_or(&[]);
-        vec![
+        let mut options = vec![
             spin("Hash", HASH_DEFAULT, 1, HASH_MAX),
             spin("Threads", 1, 1, THREADS_MAX),
             spin("MultiPV", 1, 1, MULTIPV_MAX),
@@ -317,7 +323,16 @@ impl Uci {
                     vars: evals.iter().map(|e| e.to_string()).collect(),
                 },
             },
-        ]
+        ];
+        if evals.contains(&"net") {
+            options.push(Reply::Option {
+                name: "EvalFile".into(),
+                kind: OptionKind::String {
+                    default: EVAL_FILE_BUILT_IN.into(),
+                },
+            });
+        }
+        options
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
@@ -359,6 +374,7 @@ impl Uci {
                 Ok(())
             }
             "evaluator" => self.set_evaluator(value.unwrap_or("")),
+            "evalfile" => self.set_eval_file(value.unwrap_or("").trim()),
             _ => Err(format!("no such option '{name}'")),
         };
         if let Err(e) = result {
@@ -379,13 +395,34 @@ impl Uci {
         let Some(old) = self.session.as_ref() else {
             return Ok(());
         };
-        let mut fresh = open(self.opts.game, Some(name)).map_err(|e| e.to_string())?;
+        let file = self
+            .eval_file
+            .as_deref()
+            .filter(|_| name.trim().eq_ignore_ascii_case("net"));
+        let mut fresh = open_with(self.opts.game, Some(name), file).map_err(|e| e.to_string())?;
         fresh.set_config(old.config().clone());
         fresh
             .set_position(&old.position(), &[])
             .map_err(|e| e.to_string())?;
         self.session = Some(fresh);
         Ok(())
+    }
+
+    /// Reads the net file now, so a bad one is named at once and the last good one kept; the
+    /// evaluator `net` uses it from here on.
+    fn set_eval_file(&mut self, value: &str) -> Result<(), String> {
+        let path = match value {
+            "" | EVAL_FILE_BUILT_IN | "<empty>" => None,
+            v => Some(std::path::PathBuf::from(v)),
+        };
+        if let Some(p) = &path {
+            open_with(self.opts.game, Some("net"), Some(p)).map_err(|e| e.to_string())?;
+        }
+        self.eval_file = path;
+        match self.session.as_ref().map(|s| s.evaluator()) {
+            Some("net") => self.set_evaluator("net"),
+            _ => Ok(()),
+        }
     }
 
     /// Handles one command; false ends the session.

@@ -216,7 +216,7 @@ fn handshake_declares_the_options() {
         "option name Move Overhead type spin default ",
         "option name Ponder type check default false",
         "option name Clear Hash type button",
-        "option name Evaluator type combo default strong var strong var net var pst var material",
+        "option name Evaluator type combo default net var net var strong var pst var material",
         "option name EvalFile type string default <built-in>",
     ] {
         assert!(

@@ -77,7 +77,7 @@ pub fn evaluators(game: &str) -> Result<&'static [&'static str], EngineError> {
         "tictactoe" => &["open-lines"],
         "connect4" => &["threats"],
         "othello" => &["pattern", "textbook"],
-        "chess" => &["strong", "net", "pst", "material"],
+        "chess" => &["net", "strong", "pst", "material"],
         _ => unreachable!("game_name returns known names only"),
     })
 }
@@ -157,7 +157,7 @@ mod tests {
         for e in evaluators("chess").unwrap() {
             assert_eq!(open("chess", Some(e)).unwrap().evaluator(), *e);
         }
-        assert_eq!(evaluators("chess").unwrap()[0], "strong");
+        assert_eq!(evaluators("chess").unwrap()[0], "net");
     }
 
     /// The solver's line is legal, ends the game, and ends it with the winner and margin it

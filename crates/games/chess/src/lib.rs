@@ -14,7 +14,9 @@
 //!   [`Chess::parse_san`] to read it back;
 //! - the founding texts' evaluations: [`Material`] (material balance) and [`Pst`] (material
 //!   and piece-square tables), with the quiescence, ordering and null-move hooks;
-//! - [`Strong`], the default: tapered material, piece-square tables, mobility, pawn structure,
+//! - [`Net`], the default: a small network of NNUE's shape trained on duel's own games
+//!   (`nets/README.md`);
+//! - [`Strong`]: tapered material, piece-square tables, mobility, pawn structure,
 //!   king safety, bishop pair and rooks on open files, with weights fitted by the project's
 //!   own Texel tuning (`duel-train chess-fit`; `weights/README.md`);
 //! - [`perft`], counted on the bare rules (no draw stops a line), as the published tables are.

@@ -121,6 +121,14 @@ impl Network {
                 "a net of this build has {want:?} weights per layer, these parts have {got:?}"
             ));
         }
+        // `screlu_dot` sums sixteen output terms in 32 bits, which holds only below this bound
+        // (the trainer clips below it); past it the value would wrap silently.
+        if let Some(w) = out_weights.iter().find(|w| i32::from(**w).abs() >= 2 * QB) {
+            return Err(format!(
+                "output weight {w} is out of range: duel's nets keep them within ±{}",
+                2 * QB - 1
+            ));
+        }
         static NEXT_ID: AtomicU64 = AtomicU64::new(0);
         Ok(Network {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),

@@ -103,6 +103,16 @@ fn net_files_round_trip_and_bad_files_are_named() {
         0,
     );
     assert!(parts.unwrap_err().contains("weights per layer"));
+    let mut out = vec![0; 2 * HIDDEN];
+    out[7] = i16::MIN;
+    let parts = Network::from_parts(
+        Base::None,
+        vec![0; INPUTS * HIDDEN],
+        vec![0; HIDDEN],
+        out,
+        0,
+    );
+    assert!(parts.unwrap_err().contains("output weight -32768"));
 }
 
 /// A net over Strong adds to Strong's value; a net of zeros adds nothing.

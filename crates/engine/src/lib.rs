@@ -112,9 +112,15 @@ pub fn open_with(
     };
     if let Some(path) = file {
         return match (game, eval) {
-            ("chess", "net") => Ok(Box::new(GameSession::<Chess, _>::new(Net::new(read_net(
-                path,
-            )?)))),
+            ("chess", "net") => {
+                let net = duel_chess::nnue::Network::read(path).map_err(|reason| {
+                    EngineError::EvalFile {
+                        path: path.display().to_string(),
+                        reason,
+                    }
+                })?;
+                Ok(Box::new(GameSession::<Chess, _>::new(Net::new(net))))
+            }
             _ => Err(EngineError::NoEvalFile { game, eval }),
         };
     }
@@ -129,16 +135,6 @@ pub fn open_with(
         ("chess", "material") => Box::new(GameSession::<Chess, _>::new(Material)),
         _ => unreachable!("every listed evaluator is dispatched"),
     })
-}
-
-/// A chess net file, checked.
-fn read_net(path: &std::path::Path) -> Result<duel_chess::nnue::Network, EngineError> {
-    let wrong = |reason: String| EngineError::EvalFile {
-        path: path.display().to_string(),
-        reason,
-    };
-    let bytes = std::fs::read(path).map_err(|e| wrong(e.to_string()))?;
-    duel_chess::nnue::Network::from_bytes(&bytes).map_err(wrong)
 }
 
 #[cfg(test)]

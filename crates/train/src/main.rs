@@ -254,11 +254,6 @@ fn load_chess_weights(path: &PathBuf) -> Result<duel_chess::strong::Weights, Str
     duel_chess::strong::Weights::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-fn load_net(path: &PathBuf) -> Result<duel_chess::nnue::Network, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
-    duel_chess::nnue::Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
-}
-
 fn load_pattern(weights: Option<&PathBuf>) -> Result<Pattern, String> {
     match weights {
         None => Ok(Pattern::default()),
@@ -308,18 +303,19 @@ fn open_for_append(out: &Path) -> Result<BufWriter<std::fs::File>, String> {
 }
 
 /// Flushes a generation run's output and says what it wrote, or names the write that failed.
+/// `from` says what the positions were made from ("40 games").
 fn report_written<N: std::fmt::Display>(
     n: std::io::Result<N>,
     w: &mut impl Write,
     out: &Path,
-    games: u32,
+    from: &str,
     start: Instant,
 ) -> Result<(), String> {
     let n = n
         .and_then(|n| w.flush().map(|()| n))
         .map_err(|e| format!("writing {}: {e}", out.display()))?;
     println!(
-        "{games} games, {n} positions in {:.1} s -> {}",
+        "{from}, {n} positions in {:.1} s -> {}",
         start.elapsed().as_secs_f64(),
         out.display()
     );
@@ -374,7 +370,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     data::generate(&cfg, p, &mut w, report)
                 }
             };
-            report_written(n, &mut w, &out, games, start)?;
+            report_written(n, &mut w, &out, &format!("{games} games"), start)?;
         }
         Command::Fit {
             data: files,
@@ -467,7 +463,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     chess::generate(strong, &cfg, &mut w, report)
                 }
             };
-            report_written(n, &mut w, &out, games, start)?;
+            report_written(n, &mut w, &out, &format!("{games} games"), start)?;
         }
         Command::ChessFit {
             data: files,
@@ -545,6 +541,12 @@ fn run(cli: Cli) -> Result<(), String> {
                 .step_by(every)
                 .map(|r| r.map(|r| r.pos).map_err(|e| format!("data: {e}")))
                 .collect::<Result<Vec<_>, String>>()?;
+            let net = net
+                .map(|path| {
+                    duel_chess::nnue::Network::read(&path)
+                        .map_err(|e| format!("{}: {e}", path.display()))
+                })
+                .transpose()?;
             let mut w = open_for_append(&out)?;
             let start = Instant::now();
             let cfg = chess::LabelConfig {
@@ -563,21 +565,11 @@ fn run(cli: Cli) -> Result<(), String> {
                     );
                 }
             };
-            let n = match &net {
+            let n = match net {
                 None => chess::label(duel_chess::Strong::default(), &roots, &cfg, &mut w, report),
-                Some(path) => {
-                    let eval = duel_chess::Net::new(load_net(path)?);
-                    chess::label(eval, &roots, &cfg, &mut w, report)
-                }
-            }
-            .map_err(|e| format!("writing {}: {e}", out.display()))?;
-            w.flush()
-                .map_err(|e| format!("writing {}: {e}", out.display()))?;
-            println!(
-                "{n} positions from {total} inputs written to {} in {:.1} s",
-                out.display(),
-                start.elapsed().as_secs_f64()
-            );
+                Some(net) => chess::label(duel_chess::Net::new(net), &roots, &cfg, &mut w, report),
+            };
+            report_written(n, &mut w, &out, &format!("{total} inputs"), start)?;
         }
         Command::ChessNnue {
             data: files,

@@ -197,6 +197,12 @@ impl Network {
         Network::from_parts(base, ft_weights, ft_bias, out_weights, out_bias)
     }
 
+    /// Reads a net file from disk: why it cannot be read, or [`Network::from_bytes`]'s reason.
+    pub fn read(path: &std::path::Path) -> Result<Network, String> {
+        let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+        Network::from_bytes(&bytes)
+    }
+
     /// The net file's bytes ([`Network::from_bytes`] reads them back).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(FILE_BYTES);

@@ -65,23 +65,29 @@ pub fn see(board: &Board, mv: Move) -> i32 {
     }
     let mut side = !us;
     let mut n = 1;
-    loop {
-        let ours = attackers(board, mv.to, occupied) & occupied & board.colors(side);
-        let Some((piece, from)) = least_valuable(board, ours) else {
+    // The attackers are found once; a capture can then only uncover a slider behind the
+    // piece that made it, on the line through the target, which is all that is looked up again.
+    let diag = board.pieces(Piece::Bishop) | board.pieces(Piece::Queen);
+    let line = board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
+    let mut all = attackers(board, mv.to, occupied) & occupied;
+    while let Some((piece, from)) = least_valuable(board, all & board.colors(side)) {
+        occupied ^= from.bitboard();
+        if matches!(
+            piece,
+            Piece::Pawn | Piece::Bishop | Piece::Queen | Piece::King
+        ) {
+            all |= get_bishop_moves(mv.to, occupied) & diag;
+        }
+        if matches!(piece, Piece::Rook | Piece::Queen | Piece::King) {
+            all |= get_rook_moves(mv.to, occupied) & line;
+        }
+        all &= occupied;
+        // The king may take only if nothing of the other side still guards the square.
+        if piece == Piece::King && !(all & board.colors(!side)).is_empty() {
             break;
-        };
-        if piece == Piece::King {
-            // The king may take only if nothing of the other side still guards the square.
-            let theirs = attackers(board, mv.to, occupied ^ from.bitboard())
-                & (occupied ^ from.bitboard())
-                & board.colors(!side);
-            if !theirs.is_empty() {
-                break;
-            }
         }
         gain[n] = on_target - gain[n - 1];
         on_target = value(piece);
-        occupied ^= from.bitboard();
         side = !side;
         n += 1;
         if n == gain.len() {
@@ -148,5 +154,91 @@ mod tests {
             ),
             0
         );
+    }
+    /// The exchange as first written: every attacker looked up again after each capture.
+    /// Slow and plainly right; the fast version must agree with it on every move.
+    fn see_by_recomputing(board: &Board, mv: Move) -> i32 {
+        let us = board.side_to_move();
+        let mover = board.piece_on(mv.from).unwrap();
+        if board.colors(us).has(mv.to) {
+            return 0;
+        }
+        let mut occupied = board.occupied() ^ mv.from.bitboard();
+        let mut gain = vec![match board.piece_on(mv.to) {
+            Some(p) => value(p),
+            None if mover == Piece::Pawn && mv.from.file() != mv.to.file() => {
+                occupied ^= Square::new(mv.to.file(), mv.from.rank()).bitboard();
+                PIECE_VALUES[Piece::Pawn as usize]
+            }
+            None => 0,
+        }];
+        let mut on_target = value(mover);
+        if let Some(p) = mv.promotion {
+            gain[0] += value(p) - PIECE_VALUES[Piece::Pawn as usize];
+            on_target = value(p);
+        }
+        let mut side = !us;
+        loop {
+            let ours = attackers(board, mv.to, occupied) & occupied & board.colors(side);
+            let Some((piece, from)) = least_valuable(board, ours) else {
+                break;
+            };
+            let after = occupied ^ from.bitboard();
+            if piece == Piece::King
+                && !(attackers(board, mv.to, after) & after & board.colors(!side)).is_empty()
+            {
+                break;
+            }
+            gain.push(on_target - gain[gain.len() - 1]);
+            on_target = value(piece);
+            occupied = after;
+            side = !side;
+        }
+        while gain.len() > 1 {
+            let last = gain.pop().unwrap();
+            let n = gain.len() - 1;
+            gain[n] = -(-gain[n]).max(last);
+        }
+        gain[0]
+    }
+
+    /// Every legal move of positions along random games from an opening, two crowded
+    /// middlegames and a race of pawns to promote agrees with the slow exchange.
+    #[test]
+    fn agrees_with_recomputing_every_attacker() {
+        let starts = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1",
+            "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+            "r3k3/1P4P1/8/8/8/8/1p4p1/R3K3 w Qq - 0 1",
+        ];
+        let mut rng = duel_core::SplitMix64::new(11);
+        let mut checked = 0;
+        for fen in starts {
+            for _ in 0..30 {
+                let mut board: Board = fen.parse().unwrap();
+                for _ in 0..60 {
+                    let mut moves = Vec::new();
+                    board.generate_moves(|ms| {
+                        moves.extend(ms);
+                        false
+                    });
+                    if moves.is_empty() {
+                        break;
+                    }
+                    for &m in &moves {
+                        assert_eq!(
+                            see(&board, m),
+                            see_by_recomputing(&board, m),
+                            "{m} in {board}"
+                        );
+                        checked += 1;
+                    }
+                    board.play_unchecked(moves[rng.below(moves.len())]);
+                }
+            }
+        }
+        assert!(checked > 100_000, "only {checked} moves checked");
     }
 }

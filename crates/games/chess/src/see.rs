@@ -155,6 +155,7 @@ mod tests {
             0
         );
     }
+
     /// The exchange as first written: every attacker looked up again after each capture.
     /// Slow and plainly right; the fast version must agree with it on every move.
     fn see_by_recomputing(board: &Board, mv: Move) -> i32 {

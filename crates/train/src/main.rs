@@ -135,6 +135,10 @@ enum Command {
         /// Games played at once, one search thread each.
         #[arg(long, default_value_t = 1)]
         threads: usize,
+        /// Both players use the network evaluation from this net file (`--eval` is then
+        /// not given): game results from the best evaluator duel has.
+        #[arg(long, conflicts_with_all = ["eval", "weights"])]
+        net: Option<PathBuf>,
     },
     /// Texel fit of chess Strong's weights on `chess-gen` files; writes a weights file.
     ChessFit {
@@ -232,6 +236,9 @@ enum Command {
         /// Train the net to add to Strong's value instead of replacing it.
         #[arg(long)]
         residual: bool,
+        /// Sets of output weights, chosen by the number of pieces on the board (1 to 31).
+        #[arg(long, default_value_t = 1)]
+        buckets: usize,
     },
     /// Chess Strong against Pst at equal fixed nodes per move, each opening with both colours.
     ChessMatch {
@@ -429,10 +436,17 @@ fn run(cli: Cli) -> Result<(), String> {
             nodes,
             seed,
             threads,
+            net,
         } => {
             if nodes == 0 || threads == 0 {
                 return Err("--nodes and --threads must be at least 1".into());
             }
+            let net = net
+                .map(|path| {
+                    duel_chess::nnue::Network::read(&path)
+                        .map_err(|e| format!("{}: {e}", path.display()))
+                })
+                .transpose()?;
             if weights.is_some() && matches!(eval, ChessEval::Pst) {
                 return Err("--weights goes with --eval strong".into());
             }
@@ -452,9 +466,10 @@ fn run(cli: Cli) -> Result<(), String> {
                     );
                 }
             };
-            let n = match eval {
-                ChessEval::Pst => chess::generate(duel_chess::Pst, &cfg, &mut w, report),
-                ChessEval::Strong => {
+            let n = match (net, eval) {
+                (Some(net), _) => chess::generate(duel_chess::Net::new(net), &cfg, &mut w, report),
+                (None, ChessEval::Pst) => chess::generate(duel_chess::Pst, &cfg, &mut w, report),
+                (None, ChessEval::Strong) => {
                     let weights = match &weights {
                         Some(p) => load_chess_weights(p)?,
                         None => duel_chess::strong::Weights::committed().clone(),
@@ -586,8 +601,15 @@ fn run(cli: Cli) -> Result<(), String> {
             seed,
             residual,
             valid,
+            buckets,
         } => {
             let positive = |x: f32| x.is_finite() && x > 0.0;
+            if !(1..=duel_chess::nnue::MAX_BUCKETS).contains(&buckets) {
+                return Err(format!(
+                    "--buckets {buckets}: 1 to {} are possible",
+                    duel_chess::nnue::MAX_BUCKETS
+                ));
+            }
             if valid_percent >= 100
                 || epochs == 0
                 || batch == 0
@@ -626,6 +648,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 valid_percent,
                 threads,
                 seed,
+                buckets,
             };
             let held_out = match &valid {
                 None => None,

@@ -5,7 +5,9 @@
 //! margins were tuned for.
 
 use duel_chess::cozy_chess::{Board, Color, Piece};
-use duel_chess::nnue::{input_index, Base, Network, CP_SCALE, HIDDEN, INPUTS, QA, QB};
+use duel_chess::nnue::{
+    input_index, output_bucket, Base, Network, CP_SCALE, HIDDEN, INPUTS, QA, QB,
+};
 use duel_chess::{Chess, Strong};
 
 use crate::chess::{records, Record};
@@ -29,6 +31,8 @@ pub struct NetData {
 struct NetSample {
     start: u32,
     len: u8,
+    /// The number of pieces on the board, which picks the output bucket.
+    pieces: u8,
     white_to_move: bool,
     /// The target for the side to move, from 0 to 1.
     target: f32,
@@ -88,10 +92,12 @@ impl NetData {
                 strong.evaluate(&Chess::from_board(board.clone())) as f32 / CP_SCALE as f32
             }
         };
+        let len = (self.inputs.len() as u32 - start) as u8;
         self.samples.push(NetSample {
             base,
             start,
-            len: (self.inputs.len() as u32 - start) as u8,
+            len,
+            pieces: len,
             white_to_move,
             target: if white_to_move {
                 white_label
@@ -138,8 +144,9 @@ fn rows(i: u16) -> [usize; 2] {
 pub struct FloatNet {
     ft_w: Vec<f32>,
     ft_b: Vec<f32>,
+    /// Per output bucket, as [`Network`]'s.
     out_w: Vec<f32>,
-    out_b: f32,
+    out_b: Vec<f32>,
 }
 
 /// Per-sample work space of the forward and backward passes.
@@ -164,7 +171,7 @@ fn screlu(x: f32) -> f32 {
 
 impl FloatNet {
     /// Small random weights: the feature rows within ±1/√768, the output within ±1/√(2H).
-    pub fn random(seed: u64) -> FloatNet {
+    pub fn random(seed: u64, buckets: usize) -> FloatNet {
         let mut rng = SplitMix64::new(seed);
         let mut uniform = |bound: f32| {
             let u = (rng.next() >> 40) as f32 / (1u64 << 24) as f32;
@@ -175,18 +182,29 @@ impl FloatNet {
         FloatNet {
             ft_w: (0..INPUTS * HIDDEN).map(|_| uniform(ft_bound)).collect(),
             ft_b: vec![0.0; HIDDEN],
-            out_w: (0..2 * HIDDEN).map(|_| uniform(out_bound)).collect(),
-            out_b: 0.0,
+            out_w: (0..buckets * 2 * HIDDEN)
+                .map(|_| uniform(out_bound))
+                .collect(),
+            out_b: vec![0.0; buckets],
         }
     }
 
-    fn zero() -> FloatNet {
+    fn zero(buckets: usize) -> FloatNet {
         FloatNet {
             ft_w: vec![0.0; INPUTS * HIDDEN],
             ft_b: vec![0.0; HIDDEN],
-            out_w: vec![0.0; 2 * HIDDEN],
-            out_b: 0.0,
+            out_w: vec![0.0; buckets * 2 * HIDDEN],
+            out_b: vec![0.0; buckets],
         }
+    }
+
+    fn buckets(&self) -> usize {
+        self.out_b.len()
+    }
+
+    /// The output weights and bias of `x`'s bucket.
+    fn bucket_of(&self, x: &NetSample) -> usize {
+        output_bucket(u32::from(x.pieces), self.buckets())
     }
 
     fn add(&mut self, other: &FloatNet) {
@@ -194,13 +212,13 @@ impl FloatNet {
             (&mut self.ft_w, &other.ft_w),
             (&mut self.ft_b, &other.ft_b),
             (&mut self.out_w, &other.out_w),
+            (&mut self.out_b, &other.out_b),
         ];
         for (a, b) in pairs {
             for (x, y) in a.iter_mut().zip(b) {
                 *x += y;
             }
         }
-        self.out_b += other.out_b;
     }
 
     fn params(&mut self) -> impl Iterator<Item = &mut f32> {
@@ -208,7 +226,7 @@ impl FloatNet {
             .iter_mut()
             .chain(&mut self.ft_b)
             .chain(&mut self.out_w)
-            .chain(std::iter::once(&mut self.out_b))
+            .chain(&mut self.out_b)
     }
 
     /// Fills the hidden sums from White's view (`acc[0]`) and Black's (`acc[1]`); returns the
@@ -230,10 +248,9 @@ impl FloatNet {
         let dot = |acc: &[f32], w: &[f32]| -> f32 {
             acc.iter().zip(w).map(|(&a, &w)| screlu(a) * w).sum()
         };
-        dot(&s.acc[us], &self.out_w[..HIDDEN])
-            + dot(&s.acc[them], &self.out_w[HIDDEN..])
-            + self.out_b
-            + base
+        let b = self.bucket_of(x);
+        let out = &self.out_w[b * 2 * HIDDEN..(b + 1) * 2 * HIDDEN];
+        dot(&s.acc[us], &out[..HIDDEN]) + dot(&s.acc[them], &out[HIDDEN..]) + self.out_b[b] + base
     }
 
     /// Adds the gradient of the sample's loss, times `scale`, to `grad`; returns the loss.
@@ -252,10 +269,12 @@ impl FloatNet {
         let err = p - target;
         let g = scale * 2.0 * err * p * (1.0 - p) * k * LN10;
         let (us, them) = if white_to_move { (0, 1) } else { (1, 0) };
-        grad.out_b += g;
+        let b = self.bucket_of(x);
+        grad.out_b[b] += g;
         for (half, view) in [(0, us), (1, them)] {
-            let w = &self.out_w[half * HIDDEN..(half + 1) * HIDDEN];
-            let gw = &mut grad.out_w[half * HIDDEN..(half + 1) * HIDDEN];
+            let at = (2 * b + half) * HIDDEN;
+            let w = &self.out_w[at..at + HIDDEN];
+            let gw = &mut grad.out_w[at..at + HIDDEN];
             let (acc, delta) = (&s.acc[view], &mut s.delta[view]);
             for j in 0..HIDDEN {
                 let a = acc[j];
@@ -290,7 +309,11 @@ impl FloatNet {
                 .map(|&x| (x * scale as f32).round() as i16)
                 .collect()
         };
-        let out_bias = (self.out_b * (QA * QB) as f32).round() as i32;
+        let out_bias = self
+            .out_b
+            .iter()
+            .map(|b| (b * (QA * QB) as f32).round() as i32)
+            .collect();
         Network::from_parts(
             base,
             q(&self.ft_w, QA),
@@ -315,6 +338,8 @@ pub struct NetConfig {
     pub valid_percent: u32,
     pub threads: usize,
     pub seed: u64,
+    /// Output buckets, by the number of pieces ([`output_bucket`]).
+    pub buckets: usize,
 }
 
 /// Mean loss of `net` over `samples` against the labels and against the game results (of the
@@ -425,11 +450,12 @@ pub fn train(
             (t, v, data)
         }
     };
-    let mut net = FloatNet::random(cfg.seed);
-    let mut m = FloatNet::zero();
-    let mut v = FloatNet::zero();
+    let buckets = cfg.buckets.max(1);
+    let mut net = FloatNet::random(cfg.seed, buckets);
+    let mut m = FloatNet::zero(buckets);
+    let mut v = FloatNet::zero(buckets);
     let threads = cfg.threads.max(1);
-    let mut grads: Vec<FloatNet> = (0..threads).map(|_| FloatNet::zero()).collect();
+    let mut grads: Vec<FloatNet> = (0..threads).map(|_| FloatNet::zero(buckets)).collect();
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
     let mut rng = SplitMix64::new(cfg.seed ^ 0x5EED);
     let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
@@ -564,6 +590,8 @@ mod tests {
             valid_percent: 10,
             threads: 2,
             seed: 1,
+            // Several buckets, so the float and integer nets must pick the same one.
+            buckets: 4,
         };
         let r = train(&data, None, &cfg, |_| {});
         assert!(

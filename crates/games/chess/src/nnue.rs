@@ -5,7 +5,10 @@
 //!   White's view and once from Black's (the board flipped and the colours swapped), so a
 //!   position and its mirror get the same value by construction;
 //! - the side to move's sums, then the other side's, pass through a squared clipped ReLU
-//!   (`clamp(x, 0, 1)²`) into one weighted sum: the value, in centipawns.
+//!   (`clamp(x, 0, 1)²`) into one weighted sum: the value, in centipawns. A net may have
+//!   several sets of output weights ("output buckets", by the number of pieces on the board),
+//!   so an endgame weighs the same hidden units otherwise than the opening does, at no cost
+//!   per evaluation but the choice of the set.
 //!
 //! The weights are trained by `duel-train chess-nnue` on duel's own self-play (`nets/README.md`)
 //! and stored as integers, the way NNUE engines run them: feature weights scaled by
@@ -42,10 +45,21 @@ pub const QB: i32 = 1024;
 pub const CP_SCALE: i32 = 400;
 
 const MAGIC: &[u8; 8] = b"duelnnue";
-const VERSION: u32 = 1;
+/// Version 2 adds the number of output buckets to version 1's header (one bucket).
+const VERSION: u32 = 2;
+/// At most one bucket per piece count (2 to 32 pieces).
+pub const MAX_BUCKETS: usize = 31;
 
-/// The bytes of a net file of this build's shape.
-pub const FILE_BYTES: usize = 8 + 4 + 4 + 4 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+/// The bytes of a net file of this build's hidden size with `buckets` output buckets.
+pub const fn file_bytes(buckets: usize) -> usize {
+    8 + 4 + 4 + 4 + 4 + 2 * (INPUTS * HIDDEN + HIDDEN) + buckets * (2 * 2 * HIDDEN + 4)
+}
+
+/// The output bucket of a board with `pieces` pieces (kings included) among `buckets`: equal
+/// ranges of the piece count from 2 to 32, so 8 buckets are 2–5, 6–9, …, 30–32 pieces.
+pub fn output_bucket(pieces: u32, buckets: usize) -> usize {
+    ((pieces.saturating_sub(2) as usize) * buckets / 32).min(buckets - 1)
+}
 
 /// What the network's output is added to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,9 +93,10 @@ pub struct Network {
     /// Row `i` (HIDDEN values) is input `i`'s contribution to every hidden sum.
     ft_weights: Vec<i16>,
     ft_bias: Vec<i16>,
-    /// The side to move's HIDDEN weights, then the other side's.
+    /// Per output bucket: the side to move's HIDDEN weights, then the other side's.
     out_weights: Vec<i16>,
-    out_bias: i32,
+    /// One per output bucket.
+    out_bias: Vec<i32>,
 }
 
 /// Networks are equal when their weights are.
@@ -92,13 +107,13 @@ impl PartialEq for Network {
             &self.ft_weights,
             &self.ft_bias,
             &self.out_weights,
-            self.out_bias,
+            &self.out_bias,
         ) == (
             other.base,
             &other.ft_weights,
             &other.ft_bias,
             &other.out_weights,
-            other.out_bias,
+            &other.out_bias,
         )
     }
 }
@@ -106,15 +121,22 @@ impl PartialEq for Network {
 impl Eq for Network {}
 
 impl Network {
-    /// A network from its parts, already scaled (`duel-train` builds them from floats).
+    /// A network from its parts, already scaled (`duel-train` builds them from floats); one
+    /// output bias per bucket.
     pub fn from_parts(
         base: Base,
         ft_weights: Vec<i16>,
         ft_bias: Vec<i16>,
         out_weights: Vec<i16>,
-        out_bias: i32,
+        out_bias: Vec<i32>,
     ) -> Result<Network, String> {
-        let want = [INPUTS * HIDDEN, HIDDEN, 2 * HIDDEN];
+        let buckets = out_bias.len();
+        if !(1..=MAX_BUCKETS).contains(&buckets) {
+            return Err(format!(
+                "a net of {buckets} output buckets: 1 to {MAX_BUCKETS} are possible"
+            ));
+        }
+        let want = [INPUTS * HIDDEN, HIDDEN, buckets * 2 * HIDDEN];
         let got = [ft_weights.len(), ft_bias.len(), out_weights.len()];
         if want != got {
             return Err(format!(
@@ -145,9 +167,14 @@ impl Network {
         self.base
     }
 
-    /// Reads a net file: `duelnnue`, version, hidden size, base (little-endian u32), then the
-    /// feature weights, feature biases and output weights as little-endian i16 and the output
-    /// bias as i32.
+    /// The number of output buckets.
+    pub fn buckets(&self) -> usize {
+        self.out_bias.len()
+    }
+
+    /// Reads a net file: `duelnnue`, version, hidden size, base, output buckets (little-endian
+    /// u32; version 1 has no bucket count and one bucket), then the feature weights, feature
+    /// biases and output weights as little-endian i16 and the output biases as i32.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
         if bytes.len() < 20 || &bytes[..8] != MAGIC {
             return Err("not a duel net file (it must start with \"duelnnue\")".to_string());
@@ -156,19 +183,31 @@ impl Network {
             u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
         };
         let (version, hidden, base) = (word(8), word(12), word(16));
-        if version != VERSION {
-            return Err(format!(
-                "net file version {version}, this build reads version {VERSION}"
-            ));
-        }
+        let (buckets, header) = match version {
+            1 => (1, 20),
+            VERSION if bytes.len() >= 24 => (word(20) as usize, 24),
+            VERSION => return Err(format!("net file of {} bytes", bytes.len())),
+            _ => {
+                return Err(format!(
+                    "net file version {version}, this build reads versions 1 and {VERSION}"
+                ))
+            }
+        };
         if hidden as usize != HIDDEN {
             return Err(format!(
                 "net of {hidden} hidden units, this build has {HIDDEN}"
             ));
         }
-        if bytes.len() != FILE_BYTES {
+        if !(1..=MAX_BUCKETS).contains(&buckets) {
             return Err(format!(
-                "net file of {} bytes, a net of {HIDDEN} hidden units has {FILE_BYTES}",
+                "net of {buckets} output buckets: 1 to {MAX_BUCKETS} are possible"
+            ));
+        }
+        let size = file_bytes(buckets) - 24 + header;
+        if bytes.len() != size {
+            return Err(format!(
+                "net file of {} bytes, a net of {HIDDEN} hidden units and {buckets} output \
+                 buckets has {size}",
                 bytes.len()
             ));
         }
@@ -181,7 +220,7 @@ impl Network {
                 ))
             }
         };
-        let mut at = 20;
+        let mut at = header;
         let mut take = |n: usize| -> Vec<i16> {
             let v = bytes[at..at + 2 * n]
                 .chunks_exact(2)
@@ -192,8 +231,8 @@ impl Network {
         };
         let ft_weights = take(INPUTS * HIDDEN);
         let ft_bias = take(HIDDEN);
-        let out_weights = take(2 * HIDDEN);
-        let out_bias = word(FILE_BYTES - 4) as i32;
+        let out_weights = take(buckets * 2 * HIDDEN);
+        let out_bias = (0..buckets).map(|b| word(at + 4 * b) as i32).collect();
         Network::from_parts(base, ft_weights, ft_bias, out_weights, out_bias)
     }
 
@@ -203,13 +242,15 @@ impl Network {
         Network::from_bytes(&bytes)
     }
 
-    /// The net file's bytes ([`Network::from_bytes`] reads them back).
+    /// The net file's bytes, in the current version ([`Network::from_bytes`] reads them
+    /// back).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(FILE_BYTES);
+        let mut out = Vec::with_capacity(file_bytes(self.buckets()));
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
         out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
         out.extend_from_slice(&(self.base as u32).to_le_bytes());
+        out.extend_from_slice(&(self.buckets() as u32).to_le_bytes());
         for v in self
             .ft_weights
             .iter()
@@ -218,7 +259,9 @@ impl Network {
         {
             out.extend_from_slice(&v.to_le_bytes());
         }
-        out.extend_from_slice(&self.out_bias.to_le_bytes());
+        for b in &self.out_bias {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
         out
     }
 
@@ -333,13 +376,15 @@ impl Network {
             Color::White => (0, 1),
             Color::Black => (1, 0),
         };
+        let bucket = output_bucket(board.occupied().len(), self.buckets());
+        let weights = &self.out_weights[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN];
         let sum = self.with_sums(board, |acc| {
-            Self::screlu_dot(&acc[us], &self.out_weights[..HIDDEN])
-                + Self::screlu_dot(&acc[them], &self.out_weights[HIDDEN..])
+            Self::screlu_dot(&acc[us], &weights[..HIDDEN])
+                + Self::screlu_dot(&acc[them], &weights[HIDDEN..])
         });
         // The activations carry QA², the bias QA·QB: one division at the end rounds once.
         let (qa, qb) = (i64::from(QA), i64::from(QB));
-        let out = sum + i64::from(self.out_bias) * qa;
+        let out = sum + i64::from(self.out_bias[bucket]) * qa;
         (out * i64::from(CP_SCALE) / (qa * qa * qb)) as i32
     }
 }

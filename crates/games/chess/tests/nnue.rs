@@ -1,7 +1,7 @@
 //! The network evaluation's contract: the shipped net's colour symmetry, its file format and
 //! errors, its knowledge of material, a net added to Strong, and the evaluator's search hooks.
 
-use duel_chess::nnue::{Base, Network, FILE_BYTES, HIDDEN, INPUTS};
+use duel_chess::nnue::{file_bytes, output_bucket, Base, Network, HIDDEN, INPUTS, MAX_BUCKETS};
 use duel_chess::{Chess, Net, Pst, Strong};
 use duel_core::{Evaluator, Game};
 
@@ -74,12 +74,27 @@ fn the_shipped_net_knows_material() {
 
 #[test]
 fn net_files_round_trip_and_bad_files_are_named() {
+    let err = |b: &[u8]| Network::from_bytes(b).unwrap_err();
     let net = Network::shipped();
     let bytes = net.to_bytes();
-    assert_eq!(bytes.len(), FILE_BYTES);
+    assert_eq!(bytes.len(), file_bytes(1));
     assert_eq!(&Network::from_bytes(&bytes).unwrap(), net);
-
-    let err = |b: &[u8]| Network::from_bytes(b).unwrap_err();
+    // Version 1 (no bucket count, one bucket) still reads, as the same net.
+    let mut v1 = bytes[..20].to_vec();
+    v1[8] = 1;
+    v1.extend_from_slice(&bytes[24..]);
+    assert_eq!(&Network::from_bytes(&v1).unwrap(), net);
+    let mut other = bytes.clone();
+    other[20..24].copy_from_slice(&0u32.to_le_bytes());
+    assert!(err(&other).contains("0 output buckets"), "{}", err(&other));
+    other[20..24].copy_from_slice(&(MAX_BUCKETS as u32 + 1).to_le_bytes());
+    assert!(err(&other).contains("output buckets"), "{}", err(&other));
+    other[20..24].copy_from_slice(&2u32.to_le_bytes());
+    assert!(
+        err(&other).contains("2 output buckets has"),
+        "{}",
+        err(&other)
+    );
     assert!(err(b"stockfish nnue").contains("not a duel net"));
     assert!(err(&bytes[..100]).contains("bytes"));
     let mut other = bytes.clone();
@@ -100,9 +115,17 @@ fn net_files_round_trip_and_bad_files_are_named() {
         vec![0; INPUTS * HIDDEN],
         vec![0; HIDDEN],
         vec![0; 3],
-        0,
+        vec![0],
     );
     assert!(parts.unwrap_err().contains("weights per layer"));
+    let parts = Network::from_parts(
+        Base::None,
+        vec![0; INPUTS * HIDDEN],
+        vec![0; HIDDEN],
+        vec![],
+        vec![],
+    );
+    assert!(parts.unwrap_err().contains("0 output buckets"));
     let mut out = vec![0; 2 * HIDDEN];
     out[7] = i16::MIN;
     let parts = Network::from_parts(
@@ -110,7 +133,7 @@ fn net_files_round_trip_and_bad_files_are_named() {
         vec![0; INPUTS * HIDDEN],
         vec![0; HIDDEN],
         out,
-        0,
+        vec![0],
     );
     assert!(parts.unwrap_err().contains("output weight -32768"));
 }
@@ -124,7 +147,7 @@ fn a_net_over_strong_adds_to_it() {
             vec![0; INPUTS * HIDDEN],
             vec![0; HIDDEN],
             vec![0; 2 * HIDDEN],
-            0,
+            vec![0],
         )
         .unwrap()
     };
@@ -156,5 +179,74 @@ fn search_hooks_are_pst_s() {
                 Pst.exchange_at_least(pos, mv, 0)
             );
         }
+    }
+}
+
+/// The shipped net's bytes as a net of `buckets` output buckets, the output weights of bucket
+/// `b` made by `out(b, weights)` from the shipped ones and its bias `bias(b, bias)`.
+fn bucketed(
+    buckets: usize,
+    out: impl Fn(usize, &[u8]) -> Vec<u8>,
+    bias: impl Fn(usize, i32) -> i32,
+) -> Network {
+    let bytes = Network::shipped().to_bytes();
+    let out_at = 24 + 2 * (INPUTS * HIDDEN + HIDDEN);
+    let (weights, b) = (
+        &bytes[out_at..out_at + 4 * HIDDEN],
+        &bytes[out_at + 4 * HIDDEN..],
+    );
+    let shipped_bias = i32::from_le_bytes(b.try_into().unwrap());
+    let mut file = bytes[..out_at].to_vec();
+    file[20..24].copy_from_slice(&(buckets as u32).to_le_bytes());
+    for k in 0..buckets {
+        file.extend(out(k, weights));
+    }
+    for k in 0..buckets {
+        file.extend_from_slice(&bias(k, shipped_bias).to_le_bytes());
+    }
+    assert_eq!(file.len(), file_bytes(buckets));
+    Network::from_bytes(&file).unwrap()
+}
+
+/// Eight copies of one output layer give the one-bucket net's values exactly; a file of
+/// eight buckets round-trips.
+#[test]
+fn identical_buckets_give_the_one_bucket_values() {
+    let eight = bucketed(8, |_, w| w.to_vec(), |_, b| b);
+    assert_eq!(eight.buckets(), 8);
+    assert_eq!(Network::from_bytes(&eight.to_bytes()).unwrap(), eight);
+    for pos in positions().iter().step_by(5) {
+        assert_eq!(
+            eight.evaluate(pos.board()),
+            Network::shipped().evaluate(pos.board()),
+            "{}",
+            pos.to_text()
+        );
+    }
+}
+
+/// With every output weight zero, the value is the bias of the bucket the piece count picks:
+/// buckets split 2 to 32 pieces in equal ranges, the full board in the last one.
+#[test]
+fn the_piece_count_picks_the_bucket() {
+    assert_eq!(
+        (2..=32).map(|n| output_bucket(n, 8)).collect::<Vec<_>>(),
+        [
+            0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 7,
+            7, 7
+        ]
+    );
+    assert!((2..=32).all(|n| output_bucket(n, 1) == 0));
+    assert!((2..=32).all(|n| output_bucket(n, MAX_BUCKETS) < MAX_BUCKETS));
+    // A bias of k·QA·QB·10/400 is k·10 cp: the value names the bucket.
+    let net = bucketed(
+        8,
+        |_, w| vec![0; w.len()],
+        |k, _| k as i32 * 255 * 1024 * 10 / 400,
+    );
+    for pos in positions().iter().step_by(3) {
+        let pieces = pos.board().occupied().len();
+        let want = output_bucket(pieces, 8) as i32 * 10;
+        assert_eq!(net.evaluate(pos.board()), want, "{}", pos.to_text());
     }
 }

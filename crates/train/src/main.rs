@@ -261,6 +261,10 @@ fn load_chess_weights(path: &PathBuf) -> Result<duel_chess::strong::Weights, Str
     duel_chess::strong::Weights::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+fn load_net(path: &std::path::Path) -> Result<duel_chess::nnue::Network, String> {
+    duel_chess::nnue::Network::read(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 fn load_pattern(weights: Option<&PathBuf>) -> Result<Pattern, String> {
     match weights {
         None => Ok(Pattern::default()),
@@ -441,12 +445,7 @@ fn run(cli: Cli) -> Result<(), String> {
             if nodes == 0 || threads == 0 {
                 return Err("--nodes and --threads must be at least 1".into());
             }
-            let net = net
-                .map(|path| {
-                    duel_chess::nnue::Network::read(&path)
-                        .map_err(|e| format!("{}: {e}", path.display()))
-                })
-                .transpose()?;
+            let net = net.as_deref().map(load_net).transpose()?;
             if weights.is_some() && matches!(eval, ChessEval::Pst) {
                 return Err("--weights goes with --eval strong".into());
             }
@@ -556,12 +555,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 .step_by(every)
                 .map(|r| r.map(|r| r.pos).map_err(|e| format!("data: {e}")))
                 .collect::<Result<Vec<_>, String>>()?;
-            let net = net
-                .map(|path| {
-                    duel_chess::nnue::Network::read(&path)
-                        .map_err(|e| format!("{}: {e}", path.display()))
-                })
-                .transpose()?;
+            let net = net.as_deref().map(load_net).transpose()?;
             let mut w = open_for_append(&out)?;
             let start = Instant::now();
             let cfg = chess::LabelConfig {

@@ -30,9 +30,8 @@ pub struct NetData {
 #[derive(Debug, Clone, Copy)]
 struct NetSample {
     start: u32,
+    /// The number of inputs, one per piece: it also picks the output bucket.
     len: u8,
-    /// The number of pieces on the board, which picks the output bucket.
-    pieces: u8,
     white_to_move: bool,
     /// The target for the side to move, from 0 to 1.
     target: f32,
@@ -92,12 +91,10 @@ impl NetData {
                 strong.evaluate(&Chess::from_board(board.clone())) as f32 / CP_SCALE as f32
             }
         };
-        let len = (self.inputs.len() as u32 - start) as u8;
         self.samples.push(NetSample {
             base,
             start,
-            len,
-            pieces: len,
+            len: (self.inputs.len() as u32 - start) as u8,
             white_to_move,
             target: if white_to_move {
                 white_label
@@ -204,7 +201,7 @@ impl FloatNet {
 
     /// The output weights and bias of `x`'s bucket.
     fn bucket_of(&self, x: &NetSample) -> usize {
-        output_bucket(u32::from(x.pieces), self.buckets())
+        output_bucket(u32::from(x.len), self.buckets())
     }
 
     fn add(&mut self, other: &FloatNet) {

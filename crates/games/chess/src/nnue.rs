@@ -58,7 +58,7 @@ pub const fn file_bytes(buckets: usize) -> usize {
 /// The output bucket of a board with `pieces` pieces (kings included) among `buckets`: equal
 /// ranges of the piece count from 2 to 32, so 8 buckets are 2–5, 6–9, …, 30–32 pieces.
 pub fn output_bucket(pieces: u32, buckets: usize) -> usize {
-    ((pieces.saturating_sub(2) as usize) * buckets / 32).min(buckets - 1)
+    ((pieces.saturating_sub(2) as usize) * buckets / 32).min(buckets.saturating_sub(1))
 }
 
 /// What the network's output is added to.

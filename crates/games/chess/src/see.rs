@@ -38,32 +38,15 @@ fn attackers(board: &Board, sq: Square, occupied: BitBoard) -> BitBoard {
 /// The material the side to move gains with `mv` (a legal move, usually a capture) when both
 /// sides then capture on the target square in the best order, in centipawns.
 pub fn see(board: &Board, mv: Move) -> i32 {
-    let us = board.side_to_move();
-    let mover = board.piece_on(mv.from).expect("a move starts on a piece");
-    // Castling (the king onto its own rook, as cozy-chess writes it) takes nothing, and the
-    // king it moves is safe where it lands.
-    if board.colors(us).has(mv.to) {
+    let Some(first) = first_capture(board, mv) else {
         return 0;
-    }
-    let mut occupied = board.occupied() ^ mv.from.bitboard();
-    let mut gain = [0i32; 34];
-    gain[0] = match board.piece_on(mv.to) {
-        Some(p) if board.color_on(mv.to) == Some(!us) => value(p),
-        // A pawn moving diagonally onto an empty square takes en passant.
-        None if mover == Piece::Pawn && mv.from.file() != mv.to.file() => {
-            let behind = cozy_chess::Square::new(mv.to.file(), mv.from.rank());
-            occupied ^= behind.bitboard();
-            PIECE_VALUES[Piece::Pawn as usize]
-        }
-        _ => 0,
     };
+    let mut occupied = first.occupied;
+    let mut gain = [0i32; 34];
+    gain[0] = first.gain;
     // The piece now standing on the target, which the next capture takes.
-    let mut on_target = value(mover);
-    if let Some(p) = mv.promotion {
-        gain[0] += value(p) - PIECE_VALUES[Piece::Pawn as usize];
-        on_target = value(p);
-    }
-    let mut side = !us;
+    let mut on_target = first.on_target;
+    let mut side = !board.side_to_move();
     let mut n = 1;
     // The attackers are found once; a capture can then only uncover a slider behind the
     // piece that made it, on the line through the target, which is all that is looked up again.
@@ -100,6 +83,46 @@ pub fn see(board: &Board, mv: Move) -> i32 {
         gain[n - 1] = -(-gain[n - 1]).max(gain[n]);
     }
     gain[0]
+}
+
+/// The board after `mv` as the exchange sees it.
+struct FirstCapture {
+    /// The pieces left on the board (the mover's square and an en-passant pawn emptied).
+    occupied: BitBoard,
+    /// What `mv` takes, plus what a promotion adds.
+    gain: i32,
+    /// The value of the piece now on the target, which the next capture takes.
+    on_target: i32,
+}
+
+/// `mv`'s own capture, or `None` for castling (the king onto its own rook, as cozy-chess
+/// writes it), which takes nothing and leaves the king safe where it lands.
+fn first_capture(board: &Board, mv: Move) -> Option<FirstCapture> {
+    let us = board.side_to_move();
+    if board.colors(us).has(mv.to) {
+        return None;
+    }
+    let mover = board.piece_on(mv.from).expect("a move starts on a piece");
+    let mut occupied = board.occupied() ^ mv.from.bitboard();
+    let mut gain = match board.piece_on(mv.to) {
+        Some(p) => value(p),
+        // A pawn moving diagonally onto an empty square takes en passant.
+        None if mover == Piece::Pawn && mv.from.file() != mv.to.file() => {
+            occupied ^= Square::new(mv.to.file(), mv.from.rank()).bitboard();
+            PIECE_VALUES[Piece::Pawn as usize]
+        }
+        None => 0,
+    };
+    let mut on_target = value(mover);
+    if let Some(p) = mv.promotion {
+        gain += value(p) - PIECE_VALUES[Piece::Pawn as usize];
+        on_target = value(p);
+    }
+    Some(FirstCapture {
+        occupied,
+        gain,
+        on_target,
+    })
 }
 
 fn least_valuable(board: &Board, set: BitBoard) -> Option<(Piece, Square)> {
@@ -159,26 +182,14 @@ mod tests {
     /// The exchange as first written: every attacker looked up again after each capture.
     /// Slow and plainly right; the fast version must agree with it on every move.
     fn see_by_recomputing(board: &Board, mv: Move) -> i32 {
-        let us = board.side_to_move();
-        let mover = board.piece_on(mv.from).unwrap();
-        if board.colors(us).has(mv.to) {
+        // The first capture is shared: what is checked here is the walk after it.
+        let Some(first) = first_capture(board, mv) else {
             return 0;
-        }
-        let mut occupied = board.occupied() ^ mv.from.bitboard();
-        let mut gain = vec![match board.piece_on(mv.to) {
-            Some(p) => value(p),
-            None if mover == Piece::Pawn && mv.from.file() != mv.to.file() => {
-                occupied ^= Square::new(mv.to.file(), mv.from.rank()).bitboard();
-                PIECE_VALUES[Piece::Pawn as usize]
-            }
-            None => 0,
-        }];
-        let mut on_target = value(mover);
-        if let Some(p) = mv.promotion {
-            gain[0] += value(p) - PIECE_VALUES[Piece::Pawn as usize];
-            on_target = value(p);
-        }
-        let mut side = !us;
+        };
+        let mut occupied = first.occupied;
+        let mut gain = vec![first.gain];
+        let mut on_target = first.on_target;
+        let mut side = !board.side_to_move();
         loop {
             let ours = attackers(board, mv.to, occupied) & occupied & board.colors(side);
             let Some((piece, from)) = least_valuable(board, ours) else {

@@ -1,7 +1,9 @@
 //! The network evaluation's contract: the shipped net's colour symmetry, its file format and
 //! errors, its knowledge of material, a net added to Strong, and the evaluator's search hooks.
 
-use duel_chess::nnue::{file_bytes, output_bucket, Base, Network, HIDDEN, INPUTS, MAX_BUCKETS};
+use duel_chess::nnue::{
+    file_bytes, output_bucket, Base, Network, CP_SCALE, HIDDEN, INPUTS, MAX_BUCKETS, QA, QB,
+};
 use duel_chess::{Chess, Net, Pst, Strong};
 use duel_core::{Evaluator, Game};
 
@@ -238,11 +240,11 @@ fn the_piece_count_picks_the_bucket() {
     );
     assert!((2..=32).all(|n| output_bucket(n, 1) == 0));
     assert!((2..=32).all(|n| output_bucket(n, MAX_BUCKETS) < MAX_BUCKETS));
-    // A bias of k·QA·QB·10/400 is k·10 cp: the value names the bucket.
+    // A bias of k·QA·QB·10/CP_SCALE is k·10 cp: the value names the bucket.
     let net = bucketed(
         8,
         |_, w| vec![0; w.len()],
-        |k, _| k as i32 * 255 * 1024 * 10 / 400,
+        |k, _| k as i32 * QA * QB * 10 / CP_SCALE,
     );
     for pos in positions().iter().step_by(3) {
         let pieces = pos.board().occupied().len();

@@ -7,7 +7,7 @@
 use cozy_chess::{BitBoard, Board, Color, Move, Piece, Rank, Square};
 use duel_core::Evaluator;
 
-use crate::see::see;
+use crate::see::see_at_least;
 use crate::Chess;
 
 /// Piece values in centipawns, indexed by `Piece as usize` (pawn, knight, bishop, rook, queen,
@@ -217,7 +217,7 @@ fn victim(board: &Board, mv: Move) -> i32 {
 /// stop after the recapture; the king, worth 0 here, takes only what nothing guards), so most
 /// captures need no exchange walk.
 fn not_losing(board: &Board, mv: Move, victim: i32, mover: i32) -> bool {
-    victim >= mover || see(board, mv) >= 0
+    victim >= mover || see_at_least(board, mv, 0)
 }
 
 /// Captures that do not lose material by static exchange, and promotions; every move when in
@@ -293,7 +293,7 @@ fn exchange_at_least(board: &Board, mv: Move, threshold: i32) -> bool {
     if taken - exposed >= threshold {
         return true;
     }
-    see(board, mv) >= threshold
+    see_at_least(board, mv, threshold)
 }
 
 /// A null move is unsound in zugzwang, which in practice needs a side with only king and
@@ -308,6 +308,7 @@ fn null_move_ok(pos: &Chess) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::see::see;
     use duel_core::Game;
 
     /// Colour symmetry: a position and its mirror image (colours swapped, board flipped,

@@ -46,7 +46,7 @@ pub use cozy_chess::Move;
 pub use eval::{is_noisy, Material, Pst, PIECE_VALUES};
 pub use nnue::Net;
 pub use san::pgn;
-pub use see::see;
+pub use see::{see, see_at_least};
 pub use strong::Strong;
 
 /// The standard start position.

@@ -23,6 +23,7 @@ fn value(p: Piece) -> i32 {
 
 /// Every piece of either colour that attacks `sq` with `occupied` as the blockers (so that a
 /// piece behind one that has captured joins in: the x-ray).
+#[inline]
 fn attackers(board: &Board, sq: Square, occupied: BitBoard) -> BitBoard {
     let diag = board.pieces(Piece::Bishop) | board.pieces(Piece::Queen);
     let line = board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
@@ -41,37 +42,15 @@ pub fn see(board: &Board, mv: Move) -> i32 {
     let Some(first) = first_capture(board, mv) else {
         return 0;
     };
-    let mut occupied = first.occupied;
     let mut gain = [0i32; 34];
     gain[0] = first.gain;
     // The piece now standing on the target, which the next capture takes.
     let mut on_target = first.on_target;
-    let mut side = !board.side_to_move();
     let mut n = 1;
-    // The attackers are found once; a capture can then only uncover a slider behind the
-    // piece that made it, on the line through the target, which is all that is looked up again.
-    let diag = board.pieces(Piece::Bishop) | board.pieces(Piece::Queen);
-    let line = board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
-    let mut all = attackers(board, mv.to, occupied) & occupied;
-    while let Some((piece, from)) = least_valuable(board, all & board.colors(side)) {
-        occupied ^= from.bitboard();
-        if matches!(
-            piece,
-            Piece::Pawn | Piece::Bishop | Piece::Queen | Piece::King
-        ) {
-            all |= get_bishop_moves(mv.to, occupied) & diag;
-        }
-        if matches!(piece, Piece::Rook | Piece::Queen | Piece::King) {
-            all |= get_rook_moves(mv.to, occupied) & line;
-        }
-        all &= occupied;
-        // The king may take only if nothing of the other side still guards the square.
-        if piece == Piece::King && !(all & board.colors(!side)).is_empty() {
-            break;
-        }
+    let mut walk = Recaptures::new(board, mv, &first);
+    while let Some(piece) = walk.next() {
         gain[n] = on_target - gain[n - 1];
         on_target = value(piece);
-        side = !side;
         n += 1;
         if n == gain.len() {
             break;
@@ -83,6 +62,97 @@ pub fn see(board: &Board, mv: Move) -> i32 {
         gain[n - 1] = -(-gain[n - 1]).max(gain[n]);
     }
     gain[0]
+}
+
+/// Whether [`see`] of `mv` is at least `threshold`, found with less work: the walk stops as
+/// soon as one side is sure of the outcome, which for most moves is at the first or second
+/// capture, and nothing is backed up.
+///
+/// After each capture, the side that made it leads by `lead` (0 or more: it reaches its aim if
+/// the exchange stops here; the mover's aim is `threshold` or more, the other side's anything
+/// less) and stands its piece, worth `exposed`, on the target. If taking that piece would not
+/// put the other side in the lead (`exposed <= lead`), the leader wins whatever follows: it can
+/// stop after any reply. Otherwise the other side must take, if it can, or lose.
+pub fn see_at_least(board: &Board, mv: Move, threshold: i32) -> bool {
+    let Some(first) = first_capture(board, mv) else {
+        return 0 >= threshold;
+    };
+    let mut lead = first.gain - threshold;
+    if lead < 0 {
+        return false;
+    }
+    let mut exposed = first.on_target;
+    let mut walk = Recaptures::new(board, mv, &first);
+    while exposed > lead {
+        let Some(piece) = walk.next() else {
+            break;
+        };
+        // The taker's lead: what it took, less the other side's lead, less one because the
+        // mover's aim includes `threshold` itself and the other side's excludes it.
+        lead = exposed - lead - 1;
+        exposed = value(piece);
+    }
+    // The side that took last leads; the walk's side to take is the one behind.
+    walk.side != board.side_to_move()
+}
+
+/// The captures on the target after the first, alternating sides, each side's least valuable
+/// attacker first: the pieces that take, until a side has none (or only a king, which may
+/// take only what nothing guards).
+struct Recaptures<'a> {
+    board: &'a Board,
+    target: Square,
+    occupied: BitBoard,
+    /// Every piece still on the board that attacks the target.
+    all: BitBoard,
+    diag: BitBoard,
+    line: BitBoard,
+    /// The side to take next.
+    side: Color,
+}
+
+impl<'a> Recaptures<'a> {
+    #[inline]
+    fn new(board: &'a Board, mv: Move, first: &FirstCapture) -> Self {
+        // The attackers are found once; a capture can then only uncover a slider behind the
+        // piece that made it, on the line through the target, which is all that is looked up
+        // again.
+        Recaptures {
+            board,
+            target: mv.to,
+            occupied: first.occupied,
+            all: attackers(board, mv.to, first.occupied) & first.occupied,
+            diag: board.pieces(Piece::Bishop) | board.pieces(Piece::Queen),
+            line: board.pieces(Piece::Rook) | board.pieces(Piece::Queen),
+            side: !board.side_to_move(),
+        }
+    }
+}
+
+impl Iterator for Recaptures<'_> {
+    type Item = Piece;
+
+    #[inline]
+    fn next(&mut self) -> Option<Piece> {
+        let (piece, from) = least_valuable(self.board, self.all & self.board.colors(self.side))?;
+        self.occupied ^= from.bitboard();
+        if matches!(
+            piece,
+            Piece::Pawn | Piece::Bishop | Piece::Queen | Piece::King
+        ) {
+            self.all |= get_bishop_moves(self.target, self.occupied) & self.diag;
+        }
+        if matches!(piece, Piece::Rook | Piece::Queen | Piece::King) {
+            self.all |= get_rook_moves(self.target, self.occupied) & self.line;
+        }
+        self.all &= self.occupied;
+        // The king may take only if nothing of the other side still guards the square.
+        if piece == Piece::King && !(self.all & self.board.colors(!self.side)).is_empty() {
+            return None;
+        }
+        self.side = !self.side;
+        Some(piece)
+    }
 }
 
 /// The board after `mv` as the exchange sees it.
@@ -97,6 +167,7 @@ struct FirstCapture {
 
 /// `mv`'s own capture, or `None` for castling (the king onto its own rook, as cozy-chess
 /// writes it), which takes nothing and leaves the king safe where it lands.
+#[inline]
 fn first_capture(board: &Board, mv: Move) -> Option<FirstCapture> {
     let us = board.side_to_move();
     if board.colors(us).has(mv.to) {
@@ -125,6 +196,7 @@ fn first_capture(board: &Board, mv: Move) -> Option<FirstCapture> {
     })
 }
 
+#[inline]
 fn least_valuable(board: &Board, set: BitBoard) -> Option<(Piece, Square)> {
     Piece::ALL
         .iter()
@@ -215,7 +287,8 @@ mod tests {
     }
 
     /// Every legal move of positions along random games from an opening, two crowded
-    /// middlegames and a race of pawns to promote agrees with the slow exchange.
+    /// middlegames and a race of pawns to promote agrees with the slow exchange, and the
+    /// threshold walk agrees with the full one around its value and at common margins.
     #[test]
     fn agrees_with_recomputing_every_attacker() {
         let starts = [
@@ -240,11 +313,15 @@ mod tests {
                         break;
                     }
                     for &m in &moves {
-                        assert_eq!(
-                            see(&board, m),
-                            see_by_recomputing(&board, m),
-                            "{m} in {board}"
-                        );
+                        let exchange = see(&board, m);
+                        assert_eq!(exchange, see_by_recomputing(&board, m), "{m} in {board}");
+                        for t in [exchange - 1, exchange, exchange + 1, -330, 0, 100, 330] {
+                            assert_eq!(
+                                see_at_least(&board, m, t),
+                                exchange >= t,
+                                "{m} in {board}, threshold {t}"
+                            );
+                        }
                         checked += 1;
                     }
                     board.play_unchecked(moves[rng.below(moves.len())]);

@@ -527,7 +527,8 @@ fn static_eval(e: &mut Engine) -> i32 {
 fn eval_file_loads_a_net_and_names_a_bad_one() {
     let dir = std::env::temp_dir().join(format!("duel-evalfile-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    // The shipped net with its output bias raised by 100 cp (QA·QB/CP_SCALE per centipawn).
+    // The shipped net with the output bias of its last bucket, which a full board uses, raised
+    // by 100 cp (QA·QB/CP_SCALE per centipawn).
     let mut bytes = duel_chess::nnue::Network::shipped().to_bytes();
     let at = bytes.len() - 4;
     let bias = i32::from_le_bytes(bytes[at..].try_into().unwrap());

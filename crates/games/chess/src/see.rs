@@ -47,8 +47,7 @@ pub fn see(board: &Board, mv: Move) -> i32 {
     // The piece now standing on the target, which the next capture takes.
     let mut on_target = first.on_target;
     let mut n = 1;
-    let mut walk = Recaptures::new(board, mv, &first);
-    while let Some(piece) = walk.next() {
+    for piece in Recaptures::new(board, mv, &first) {
         gain[n] = on_target - gain[n - 1];
         on_target = value(piece);
         n += 1;

@@ -79,13 +79,15 @@ fn net_files_round_trip_and_bad_files_are_named() {
     let err = |b: &[u8]| Network::from_bytes(b).unwrap_err();
     let net = Network::shipped();
     let bytes = net.to_bytes();
-    assert_eq!(bytes.len(), file_bytes(1));
+    assert_eq!(bytes.len(), file_bytes(net.buckets()));
     assert_eq!(&Network::from_bytes(&bytes).unwrap(), net);
     // Version 1 (no bucket count, one bucket) still reads, as the same net.
-    let mut v1 = bytes[..20].to_vec();
+    let one = bucketed(1, |_, w| w.to_vec(), |_, b| b);
+    let one_bytes = one.to_bytes();
+    let mut v1 = one_bytes[..20].to_vec();
     v1[8] = 1;
-    v1.extend_from_slice(&bytes[24..]);
-    assert_eq!(&Network::from_bytes(&v1).unwrap(), net);
+    v1.extend_from_slice(&one_bytes[24..]);
+    assert_eq!(Network::from_bytes(&v1).unwrap(), one);
     let mut other = bytes.clone();
     other[20..24].copy_from_slice(&0u32.to_le_bytes());
     assert!(err(&other).contains("0 output buckets"), "{}", err(&other));
@@ -184,43 +186,44 @@ fn search_hooks_are_pst_s() {
     }
 }
 
-/// The shipped net's bytes as a net of `buckets` output buckets, the output weights of bucket
-/// `b` made by `out(b, weights)` from the shipped ones and its bias `bias(b, bias)`.
+/// The shipped net's feature layer with `buckets` output buckets, the output weights of bucket
+/// `b` made by `out(b, weights)` from the shipped net's first bucket and its bias by
+/// `bias(b, bias)`.
 fn bucketed(
     buckets: usize,
     out: impl Fn(usize, &[u8]) -> Vec<u8>,
     bias: impl Fn(usize, i32) -> i32,
 ) -> Network {
-    let bytes = Network::shipped().to_bytes();
+    let shipped = Network::shipped();
+    let bytes = shipped.to_bytes();
     let out_at = 24 + 2 * (INPUTS * HIDDEN + HIDDEN);
-    let (weights, b) = (
-        &bytes[out_at..out_at + 4 * HIDDEN],
-        &bytes[out_at + 4 * HIDDEN..],
-    );
-    let shipped_bias = i32::from_le_bytes(b.try_into().unwrap());
+    let weights = &bytes[out_at..out_at + 4 * HIDDEN];
+    let bias_at = out_at + shipped.buckets() * 4 * HIDDEN;
+    let first_bias = i32::from_le_bytes(bytes[bias_at..bias_at + 4].try_into().unwrap());
     let mut file = bytes[..out_at].to_vec();
     file[20..24].copy_from_slice(&(buckets as u32).to_le_bytes());
     for k in 0..buckets {
         file.extend(out(k, weights));
     }
     for k in 0..buckets {
-        file.extend_from_slice(&bias(k, shipped_bias).to_le_bytes());
+        file.extend_from_slice(&bias(k, first_bias).to_le_bytes());
     }
     assert_eq!(file.len(), file_bytes(buckets));
     Network::from_bytes(&file).unwrap()
 }
 
-/// Eight copies of one output layer give the one-bucket net's values exactly; a file of
+/// Eight copies of one output layer give that layer's one-bucket values exactly; a file of
 /// eight buckets round-trips.
 #[test]
 fn identical_buckets_give_the_one_bucket_values() {
+    let one = bucketed(1, |_, w| w.to_vec(), |_, b| b);
     let eight = bucketed(8, |_, w| w.to_vec(), |_, b| b);
     assert_eq!(eight.buckets(), 8);
     assert_eq!(Network::from_bytes(&eight.to_bytes()).unwrap(), eight);
     for pos in positions().iter().step_by(5) {
         assert_eq!(
             eight.evaluate(pos.board()),
-            Network::shipped().evaluate(pos.board()),
+            one.evaluate(pos.board()),
             "{}",
             pos.to_text()
         );

@@ -239,6 +239,10 @@ enum Command {
         /// Sets of output weights, chosen by the number of pieces on the board (1 to 31).
         #[arg(long, default_value_t = 1)]
         buckets: usize,
+        /// A net file to start from instead of random weights (same hidden size, base and
+        /// buckets), to train a net that plays on new data.
+        #[arg(long)]
+        init: Option<PathBuf>,
     },
     /// Chess Strong against Pst at equal fixed nodes per move, each opening with both colours.
     ChessMatch {
@@ -596,6 +600,7 @@ fn run(cli: Cli) -> Result<(), String> {
             residual,
             valid,
             buckets,
+            init,
         } => {
             let positive = |x: f32| x.is_finite() && x > 0.0;
             if !(1..=duel_chess::nnue::MAX_BUCKETS).contains(&buckets) {
@@ -626,6 +631,16 @@ fn run(cli: Cli) -> Result<(), String> {
             } else {
                 duel_chess::nnue::Base::None
             };
+            let init = match &init {
+                None => None,
+                Some(p) => {
+                    let net = duel_chess::nnue::Network::read(p)
+                        .map_err(|e| format!("--init {}: {e}", p.display()))?;
+                    let start = nnue::FloatNet::start_from(&net, buckets, base)
+                        .map_err(|e| format!("--init {}: {e}", p.display()))?;
+                    Some(start)
+                }
+            };
             let start = Instant::now();
             let text = read_all(&files)?;
             let data = nnue::NetData::parse(&text, k, value_weight, base)
@@ -643,6 +658,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 threads,
                 seed,
                 buckets,
+                init,
             };
             let held_out = match &valid {
                 None => None,

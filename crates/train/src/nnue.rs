@@ -186,6 +186,34 @@ impl FloatNet {
         }
     }
 
+    /// The float weights an integer net was rounded from (to within half a step), to train
+    /// on from there: new data for a net that already plays, where a start from random
+    /// weights would have to relearn what the old data taught it.
+    pub fn from_network(net: &Network) -> FloatNet {
+        let (ft_w, ft_b, out_w, out_b) = net.parts();
+        let f = |v: &[i16], scale: i32| v.iter().map(|&x| f32::from(x) / scale as f32).collect();
+        FloatNet {
+            ft_w: f(ft_w, QA),
+            ft_b: f(ft_b, QA),
+            out_w: f(out_w, QB),
+            out_b: out_b.iter().map(|&b| b as f32 / (QA * QB) as f32).collect(),
+        }
+    }
+
+    /// [`FloatNet::from_network`] for a training of `buckets` output buckets on `base`,
+    /// which must be the net's own.
+    pub fn start_from(net: &Network, buckets: usize, base: Base) -> Result<FloatNet, String> {
+        if net.buckets() != buckets || net.base() != base {
+            return Err(format!(
+                "a net of {} output buckets on base {:?}, where the training asks for {buckets} \
+                 on base {base:?} (--buckets, --residual)",
+                net.buckets(),
+                net.base(),
+            ));
+        }
+        Ok(FloatNet::from_network(net))
+    }
+
     fn zero(buckets: usize) -> FloatNet {
         FloatNet {
             ft_w: vec![0.0; INPUTS * HIDDEN],
@@ -337,6 +365,8 @@ pub struct NetConfig {
     pub seed: u64,
     /// Output buckets, by the number of pieces ([`output_bucket`]).
     pub buckets: usize,
+    /// The weights to start from (of `buckets` buckets), instead of random ones.
+    pub init: Option<FloatNet>,
 }
 
 /// Mean loss of `net` over `samples` against the labels and against the game results (of the
@@ -448,7 +478,17 @@ pub fn train(
         }
     };
     let buckets = cfg.buckets.max(1);
-    let mut net = FloatNet::random(cfg.seed, buckets);
+    let mut net = match &cfg.init {
+        Some(start) => {
+            assert_eq!(
+                start.buckets(),
+                buckets,
+                "the starting net has the buckets asked for"
+            );
+            start.clone()
+        }
+        None => FloatNet::random(cfg.seed, buckets),
+    };
     let mut m = FloatNet::zero(buckets);
     let mut v = FloatNet::zero(buckets);
     let threads = cfg.threads.max(1);
@@ -589,6 +629,7 @@ mod tests {
             seed: 1,
             // Several buckets, so the float and integer nets must pick the same one.
             buckets: 4,
+            init: None,
         };
         let r = train(&data, None, &cfg, |_| {});
         assert!(
@@ -628,6 +669,39 @@ mod tests {
         );
         let again = train(&data, None, &cfg, |_| {});
         assert_eq!(again.net, r.net);
+    }
+
+    /// A training started from a net (`--init`) starts from that net exactly: its float
+    /// weights round back to the same integers, and the float net evaluates as the integer
+    /// one does, to within the rounding of the output.
+    #[test]
+    fn a_net_read_back_as_floats_is_the_same_net() {
+        let shipped = Network::shipped();
+        let float = FloatNet::start_from(shipped, shipped.buckets(), shipped.base())
+            .expect("the net's own shape");
+        assert_eq!(float.quantise(shipped.base()), *shipped);
+        // A training of another shape is refused by name.
+        let err = FloatNet::start_from(shipped, shipped.buckets() + 1, shipped.base())
+            .expect_err("another bucket count");
+        assert!(err.contains("output buckets"), "{err}");
+        let err = FloatNet::start_from(shipped, shipped.buckets(), Base::Strong)
+            .expect_err("another base");
+        assert!(err.contains("Strong"), "{err}");
+        let mut data = NetData::default();
+        let positions = random_positions(200, 9);
+        for pos in &positions {
+            data.push(pos.board(), 0.5, 0.5);
+        }
+        let mut s = Scratch::new();
+        for (x, pos) in data.samples.iter().zip(&positions) {
+            let float_value = float.forward(data.inputs(x), x, &mut s) * CP_SCALE as f32;
+            let int_value = shipped.evaluate(pos.board()) as f32;
+            assert!(
+                (float_value - int_value).abs() <= 2.0,
+                "{}: float {float_value}, integer {int_value}",
+                pos.board()
+            );
+        }
     }
 
     #[test]

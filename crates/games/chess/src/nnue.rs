@@ -162,6 +162,18 @@ impl Network {
         })
     }
 
+    /// The scaled weights, as [`Network::from_parts`] takes them: the transformer's weights
+    /// and biases, the output weights and the output biases (`duel-train --init` starts a
+    /// training from them).
+    pub fn parts(&self) -> (&[i16], &[i16], &[i16], &[i32]) {
+        (
+            &self.ft_weights,
+            &self.ft_bias,
+            &self.out_weights,
+            &self.out_bias,
+        )
+    }
+
     /// What the output is added to.
     pub fn base(&self) -> Base {
         self.base

@@ -52,12 +52,89 @@ pub struct EngineSpec {
 /// What an engine answered when asked to move.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Answer {
-    /// A move, as text.
-    Move(String),
+    /// A move, as text, and what the engine last said about its search.
+    Move(String, Thought),
     /// xboard `resign`.
     Resign,
     /// Nothing before the flag fell.
     Late,
+}
+
+/// An engine's value of a position, from its own side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Value {
+    /// Centipawns.
+    Cp(i32),
+    /// Mate in this many moves (negative: the engine is mated).
+    Mate(i32),
+}
+
+/// The last depth and value an engine reported while thinking on a move, for the PGN.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Thought {
+    depth: Option<u32>,
+    value: Option<Value>,
+}
+
+impl Thought {
+    /// Takes in one line of the engine's output: UCI `info` with `depth`/`score` (only the
+    /// first line of a MultiPV search; never `info string`, whose words are free text), or an
+    /// xboard thinking line `ply score time nodes pv` (score in centipawns).
+    fn read(&mut self, protocol: Protocol, line: &str) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match protocol {
+            Protocol::Uci => {
+                if words.first() != Some(&"info") || words.get(1) == Some(&"string") {
+                    return;
+                }
+                let after = |key: &str| {
+                    let at = words.iter().position(|w| *w == key)?;
+                    words.get(at + 1).copied()
+                };
+                if after("multipv").is_some_and(|n| n != "1") {
+                    return;
+                }
+                let value = match (after("score"), after("cp"), after("mate")) {
+                    (Some("cp"), Some(v), _) => v.parse().ok().map(Value::Cp),
+                    (Some("mate"), _, Some(v)) => v.parse().ok().map(Value::Mate),
+                    _ => None,
+                };
+                // A line with a value holds that value's depth; a bare `info depth` line (a
+                // new iteration begun) does not replace the depth of the value shown.
+                if let Some(value) = value {
+                    self.value = Some(value);
+                    self.depth = after("depth").and_then(|d| d.parse().ok());
+                }
+            }
+            Protocol::Xboard => {
+                let depth = words
+                    .first()
+                    .map(|w| w.trim_end_matches(['.', '&']))
+                    .and_then(|w| w.parse().ok());
+                let score = words.get(1).and_then(|w| w.parse().ok());
+                if let (Some(depth), Some(score), Some(_time)) = (depth, score, words.get(2)) {
+                    self.depth = Some(depth);
+                    self.value = Some(Value::Cp(score));
+                }
+            }
+        }
+    }
+
+    /// The PGN comment for a move that took `used`, as cutechess writes it: `+0.35/12 0.531s`,
+    /// `-M3/20 0.102s`, or only the time when the engine said nothing.
+    fn note(&self, used: Duration) -> String {
+        let time = format!("{:.3}s", used.as_secs_f64());
+        let value = match self.value {
+            None => return time,
+            Some(Value::Cp(cp)) => format!("{:+.2}", f64::from(cp) / 100.0),
+            Some(Value::Mate(m)) if m > 0 => format!("+M{m}"),
+            Some(Value::Mate(m)) => format!("-M{}", -m),
+        };
+        match self.depth {
+            Some(d) => format!("{value}/{d} {time}"),
+            None => format!("{value} {time}"),
+        }
+    }
 }
 
 /// A time control: base time and increment per move; or a node count per move, for matches
@@ -337,6 +414,7 @@ impl Engine {
                 self.synced = moves.len() + 1;
             }
         }
+        let mut thought = Thought::default();
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
@@ -345,14 +423,14 @@ impl Engine {
                     match (self.protocol, words.next()) {
                         (Protocol::Uci, Some("bestmove")) => {
                             let mv = words.next().unwrap_or("(none)");
-                            return Ok(Answer::Move(mv.to_string()));
+                            return Ok(Answer::Move(mv.to_string(), thought));
                         }
                         (Protocol::Xboard, Some("move")) => {
                             let mv = words.next().unwrap_or("");
-                            return Ok(Answer::Move(mv.to_string()));
+                            return Ok(Answer::Move(mv.to_string(), thought));
                         }
                         (Protocol::Xboard, Some("resign")) => return Ok(Answer::Resign),
-                        _ => {}
+                        _ => thought.read(self.protocol, &l),
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => return Ok(Answer::Late),
@@ -538,6 +616,7 @@ fn play_game(
         pos.play(mv);
         moves.push(mv);
     }
+    let mut notes: Vec<String> = vec![String::new(); moves.len()];
     let mut clocks = [tc.base, tc.base];
     let names = [white.name.clone(), black.name.clone()];
     let (result, reason) = loop {
@@ -574,14 +653,17 @@ fn play_game(
         let answer = engine.think(&uci_moves, clocks, tc, t0 + clocks[me])?;
         let used = t0.elapsed();
         let text = match answer {
-            Answer::Move(text) if used <= clocks[me] => text,
+            Answer::Move(text, thought) if used <= clocks[me] => {
+                notes.push(thought.note(used));
+                text
+            }
             Answer::Resign => {
                 break (
                     GameResult::win_for(side.other()),
                     format!("{} resigned", names[me]),
                 )
             }
-            Answer::Move(_) | Answer::Late => {
+            Answer::Move(..) | Answer::Late => {
                 engine.interrupt();
                 break (
                     GameResult::win_for(side.other()),
@@ -615,7 +697,14 @@ fn play_game(
         ("TimeControl", tc_text.as_str()),
         ("Termination", reason.as_str()),
     ];
-    let pgn = duel_chess::pgn(&start, &moves, &tags, Some(result.pgn()), Some(&reason));
+    let pgn = duel_chess::pgn(
+        &start,
+        &moves,
+        &notes,
+        &tags,
+        Some(result.pgn()),
+        Some(&reason),
+    );
     Ok(Played {
         result,
         reason,
@@ -778,6 +867,40 @@ pub fn random_openings(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What an engine said while thinking becomes the move's PGN comment: the last value with
+    /// its depth, MultiPV's other lines and `info string` ignored.
+    #[test]
+    fn thoughts_become_notes() {
+        let ms = Duration::from_millis;
+        let mut t = Thought::default();
+        assert_eq!(t.note(ms(531)), "0.531s");
+        for line in [
+            "info depth 11 seldepth 15 score cp 35 nodes 100 pv e2e4",
+            "info depth 12 seldepth 16 multipv 1 score cp -7 upperbound nodes 900 pv e2e4",
+            "info depth 12 multipv 2 score cp -50 nodes 950 pv d2d4",
+            "info string depth 30 score cp 999",
+            "info depth 13",
+            "info currmove e2e4 currmovenumber 1",
+        ] {
+            t.read(Protocol::Uci, line);
+        }
+        assert_eq!(t.note(ms(1200)), "-0.07/12 1.200s");
+        t.read(Protocol::Uci, "info depth 20 score mate -3 pv e1e2");
+        assert_eq!(t.note(ms(5)), "-M3/20 0.005s");
+        t.read(Protocol::Uci, "info depth 21 score mate 2 pv e1e2");
+        assert_eq!(t.note(ms(5)), "+M2/21 0.005s");
+        let mut x = Thought::default();
+        for line in [
+            "9 -12 37 12345 e2e4 e7e5",
+            "10. 48 81 42345 d2d4",
+            "Hint: e2e4",
+            "tellusererror something",
+        ] {
+            x.read(Protocol::Xboard, line);
+        }
+        assert_eq!(x.note(ms(810)), "+0.48/10 0.810s");
+    }
 
     #[test]
     fn time_controls() {

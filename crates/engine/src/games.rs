@@ -345,7 +345,7 @@ impl Supported for Chess {
             ("White", names[0]),
             ("Black", names[1]),
         ];
-        Some(duel_chess::pgn(start, moves, &tags, None, None))
+        Some(duel_chess::pgn(start, moves, &[], &tags, None, None))
     }
 
     /// The published tables count on the bare rules: no repetition or fifty-move draw stops a

@@ -116,27 +116,38 @@ impl Chess {
 /// seven-tag roster's Event, Site, Date, Round, White, Black, then any others), with Result
 /// right after Black: `result` if given (a game decided on time, say), else what the final
 /// position says (`*` for a game still going on). `SetUp`/`FEN` follow when the game did not
-/// begin at the standard start. `comment`, if any, goes before the result in the movetext.
-/// SAN movetext is wrapped at 80 columns.
+/// begin at the standard start. `notes[i]`, when there and not empty, is a comment after move
+/// `i` (a match's `{+0.35/12 0.53s}`: value, depth and time, as cutechess writes them);
+/// `comment`, if any, goes before the result in the movetext. SAN movetext is wrapped at 80
+/// columns.
 pub fn pgn(
     start: &Chess,
     moves: &[Move],
+    notes: &[String],
     tags: &[(&str, &str)],
     result: Option<&str>,
     comment: Option<&str>,
 ) -> String {
+    let braced = |c: &str| format!("{{{}}}", c.replace('}', ")"));
     let mut pos = start.clone();
     let mut words = Vec::new();
     let number = |pos: &Chess| pos.board().fullmove_number();
     if pos.board().side_to_move() == cozy_chess::Color::Black {
         words.push(format!("{}...", number(&pos)));
     }
-    for &mv in moves {
-        if pos.board().side_to_move() == cozy_chess::Color::White {
+    for (i, &mv) in moves.iter().enumerate() {
+        let white = pos.board().side_to_move() == cozy_chess::Color::White;
+        if white {
             words.push(format!("{}.", number(&pos)));
+        } else if i > 0 && notes.get(i - 1).is_some_and(|n| !n.is_empty()) {
+            // After a comment, Black's move is numbered again, as PGN export format asks.
+            words.push(format!("{}...", number(&pos)));
         }
         words.push(pos.san(mv));
         pos.play(mv);
+        if let Some(note) = notes.get(i).filter(|n| !n.is_empty()) {
+            words.push(braced(note));
+        }
     }
     let result = result.unwrap_or(match (pos.outcome(), pos.side_to_move()) {
         (None, _) => "*",
@@ -146,7 +157,7 @@ pub fn pgn(
         _ => "0-1",
     });
     if let Some(c) = comment {
-        words.push(format!("{{{}}}", c.replace('}', ")")));
+        words.push(braced(c));
     }
     words.push(result.to_string());
     let mut out = String::new();

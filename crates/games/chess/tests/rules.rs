@@ -322,7 +322,7 @@ fn pgn_record() {
         ("White", "A"),
         ("Black", "B \"C\""),
     ];
-    let text = pgn(&start, &moves, &tags, None, None);
+    let text = pgn(&start, &moves, &[], &tags, None, None);
     assert_eq!(
         text,
         "[Event \"duel play\"]\n[Site \"?\"]\n[Date \"2026.11.22\"]\n[Round \"-\"]\n\
@@ -335,13 +335,14 @@ fn pgn_record() {
         Chess::from_text("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1")
             .unwrap();
     let castle = kiwi_black.parse_move("e8g8").unwrap();
-    let text = pgn(&kiwi_black, &[castle], &tags, None, None);
+    let text = pgn(&kiwi_black, &[castle], &[], &tags, None, None);
     assert!(text.contains("[SetUp \"1\"]\n[FEN \"r3k2r/"), "{text}");
     assert!(text.ends_with("\n1... O-O *\n"), "{text}");
     // A result decided off the board (time), with the reason as a comment.
     let text = pgn(
         &start,
         &moves[..2],
+        &[],
         &tags,
         Some("1-0"),
         Some("Black lost on time"),
@@ -349,6 +350,16 @@ fn pgn_record() {
     assert!(text.contains("[Result \"1-0\"]"), "{text}");
     assert!(
         text.ends_with("1. f3 e5 {Black lost on time} 1-0\n"),
+        "{text}"
+    );
+    // Notes after moves (a match's value, depth and time); an empty one writes nothing, and
+    // Black's move after a comment is numbered again.
+    let notes = ["+0.12/9 0.25s", "", "-0.30/8 0.11s", "+M1/3 0.01s"].map(String::from);
+    let text = pgn(&start, &moves, &notes, &tags, None, None);
+    assert!(
+        text.ends_with(
+            "\n1. f3 {+0.12/9 0.25s} 1... e5 2. g4 {-0.30/8 0.11s} 2... Qh4# {+M1/3 0.01s} 0-1\n"
+        ),
         "{text}"
     );
 }

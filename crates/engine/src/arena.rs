@@ -128,7 +128,8 @@ impl Thought {
             None => return time,
             Some(Value::Cp(cp)) => format!("{:+.2}", f64::from(cp) / 100.0),
             Some(Value::Mate(m)) if m > 0 => format!("+M{m}"),
-            Some(Value::Mate(m)) => format!("-M{}", -m),
+            // unsigned_abs: an engine may print any i32, i32::MIN too.
+            Some(Value::Mate(m)) => format!("-M{}", m.unsigned_abs()),
         };
         match self.depth {
             Some(d) => format!("{value}/{d} {time}"),
@@ -868,37 +869,49 @@ pub fn random_openings(
 mod tests {
     use super::*;
 
+    /// A fresh `Thought` after hearing `lines` in `protocol`.
+    fn heard(protocol: Protocol, lines: &[&str]) -> Thought {
+        let mut t = Thought::default();
+        for line in lines {
+            t.read(protocol, line);
+        }
+        t
+    }
+
     /// What an engine said while thinking becomes the move's PGN comment: the last value with
     /// its depth, MultiPV's other lines and `info string` ignored.
     #[test]
     fn thoughts_become_notes() {
         let ms = Duration::from_millis;
-        let mut t = Thought::default();
-        assert_eq!(t.note(ms(531)), "0.531s");
-        for line in [
-            "info depth 11 seldepth 15 score cp 35 nodes 100 pv e2e4",
-            "info depth 12 seldepth 16 multipv 1 score cp -7 upperbound nodes 900 pv e2e4",
-            "info depth 12 multipv 2 score cp -50 nodes 950 pv d2d4",
-            "info string depth 30 score cp 999",
-            "info depth 13",
-            "info currmove e2e4 currmovenumber 1",
-        ] {
-            t.read(Protocol::Uci, line);
-        }
+        assert_eq!(Thought::default().note(ms(531)), "0.531s");
+        let mut t = heard(
+            Protocol::Uci,
+            &[
+                "info depth 11 seldepth 15 score cp 35 nodes 100 pv e2e4",
+                "info depth 12 seldepth 16 multipv 1 score cp -7 upperbound nodes 900 pv e2e4",
+                "info depth 12 multipv 2 score cp -50 nodes 950 pv d2d4",
+                "info string depth 30 score cp 999",
+                "info depth 13",
+                "info currmove e2e4 currmovenumber 1",
+            ],
+        );
         assert_eq!(t.note(ms(1200)), "-0.07/12 1.200s");
         t.read(Protocol::Uci, "info depth 20 score mate -3 pv e1e2");
         assert_eq!(t.note(ms(5)), "-M3/20 0.005s");
         t.read(Protocol::Uci, "info depth 21 score mate 2 pv e1e2");
         assert_eq!(t.note(ms(5)), "+M2/21 0.005s");
-        let mut x = Thought::default();
-        for line in [
-            "9 -12 37 12345 e2e4 e7e5",
-            "10. 48 81 42345 d2d4",
-            "Hint: e2e4",
-            "tellusererror something",
-        ] {
-            x.read(Protocol::Xboard, line);
-        }
+        // Whatever number an engine prints, the note is written without a panic.
+        t.read(Protocol::Uci, "info depth 1 score mate -2147483648");
+        assert_eq!(t.note(ms(5)), "-M2147483648/1 0.005s");
+        let x = heard(
+            Protocol::Xboard,
+            &[
+                "9 -12 37 12345 e2e4 e7e5",
+                "10. 48 81 42345 d2d4",
+                "Hint: e2e4",
+                "tellusererror something",
+            ],
+        );
         assert_eq!(x.note(ms(810)), "+0.48/10 0.810s");
     }
 

@@ -236,6 +236,11 @@ enum Command {
         /// Train the net to add to Strong's value instead of replacing it.
         #[arg(long)]
         residual: bool,
+        /// Also train on each position in which neither side may castle mirrored left to
+        /// right (files a and h swapped), with the same label: twice the positions from the
+        /// same searches.
+        #[arg(long)]
+        mirror: bool,
         /// Sets of output weights, chosen by the number of pieces on the board (1 to 31).
         #[arg(long, default_value_t = 1)]
         buckets: usize,
@@ -601,6 +606,7 @@ fn run(cli: Cli) -> Result<(), String> {
             valid,
             buckets,
             init,
+            mirror,
         } => {
             let positive = |x: f32| x.is_finite() && x > 0.0;
             if !(1..=duel_chess::nnue::MAX_BUCKETS).contains(&buckets) {
@@ -643,7 +649,7 @@ fn run(cli: Cli) -> Result<(), String> {
             };
             let start = Instant::now();
             let text = read_all(&files)?;
-            let data = nnue::NetData::parse(&text, k, value_weight, base)
+            let data = nnue::NetData::parse(&text, k, value_weight, base, mirror)
                 .map_err(|e| format!("data: {e}"))?;
             std::mem::drop(text);
             enough(data.len(), start)?;
@@ -664,7 +670,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 None => None,
                 Some(f) => {
                     let t = read_all(std::slice::from_ref(f))?;
-                    let v = nnue::NetData::parse(&t, k, value_weight, base)
+                    let v = nnue::NetData::parse(&t, k, value_weight, base, false)
                         .map_err(|e| format!("{}: {e}", f.display()))?;
                     if v.is_empty() {
                         return Err(format!("{}: no positions to validate on", f.display()));

@@ -51,8 +51,16 @@ impl NetData {
     /// Reads `FEN;result;value` lines ([`crate::chess::records`]); the label is
     /// `(1 − value_weight)·result + value_weight·σ(K·value)`, turned to the side to move's: a
     /// line without a value keeps its result, a line with `?` for a result takes σ(K·value).
-    /// With `base`, the net learns what is left once Strong's value is added.
-    pub fn parse(text: &str, k: f32, value_weight: f32, base: Base) -> Result<NetData, String> {
+    /// With `base`, the net learns what is left once Strong's value is added. With `mirror`,
+    /// each position in which neither side may castle is also added mirrored left to right
+    /// ([`mirrored`]).
+    pub fn parse(
+        text: &str,
+        k: f32,
+        value_weight: f32,
+        base: Base,
+        mirror: bool,
+    ) -> Result<NetData, String> {
         let mut d = NetData {
             base: (base == Base::Strong).then(Strong::default),
             ..NetData::default()
@@ -69,6 +77,9 @@ impl NetData {
                 (None, None) => unreachable!("records refuses ? without a value"),
             };
             d.push(pos.board(), label, result.unwrap_or(f32::NAN));
+            if let Some(m) = mirror.then(|| mirrored(pos.board())).flatten() {
+                d.push(&m, label, result.unwrap_or(f32::NAN));
+            }
         }
         Ok(d)
     }
@@ -122,6 +133,28 @@ impl NetData {
     fn inputs(&self, s: &NetSample) -> &[u16] {
         &self.inputs[s.start as usize..s.start as usize + usize::from(s.len)]
     }
+}
+
+/// The board mirrored left to right (files a and h swapped), when neither side may castle:
+/// chess is symmetric that way except for castling, so the mirror is worth what the board is
+/// worth, a second position for each one searched. (The net sees no en-passant square, and
+/// the mirror keeps none.)
+fn mirrored(board: &Board) -> Option<Board> {
+    let no_castling = [Color::White, Color::Black].iter().all(|&c| {
+        let r = board.castle_rights(c);
+        r.short.is_none() && r.long.is_none()
+    });
+    if !no_castling {
+        return None;
+    }
+    let mut b = duel_chess::cozy_chess::BoardBuilder::empty();
+    for sq in board.occupied() {
+        let piece = board.piece_on(sq)?;
+        let color = board.color_on(sq)?;
+        *b.square_mut(sq.flip_file()) = Some((piece, color));
+    }
+    b.side_to_move = board.side_to_move();
+    b.build().ok()
 }
 
 /// The same input from Black's view: colours swapped, board flipped.
@@ -704,11 +737,43 @@ mod tests {
         }
     }
 
+    /// `--mirror` adds the left-right mirror of each position without castling rights, with
+    /// its label, and only of those: a net then values a position and its mirror alike.
+    #[test]
+    fn mirrored_positions_are_added_only_without_castling_rights() {
+        let text = "r3k3/8/8/8/8/8/8/4K2R w Kq - 0 1;1;40\n\
+                    4k3/1p6/8/8/8/8/6P1/R3K3 b - - 0 1;0.5;-25\n";
+        let plain = NetData::parse(text, 1.2, 0.5, Base::None, false).unwrap();
+        let data = NetData::parse(text, 1.2, 0.5, Base::None, true).unwrap();
+        assert_eq!((plain.len(), data.len()), (2, 3));
+        let (x, m) = (data.samples[1], data.samples[2]);
+        assert_eq!(
+            (x.target, x.result, x.white_to_move),
+            (m.target, m.result, m.white_to_move)
+        );
+        // The mirror's pieces are the position's with each file reflected (a square's index
+        // XOR 7), in a board's order.
+        let mut reflected: Vec<u16> = data.inputs(&x).iter().map(|&i| i ^ 7).collect();
+        let mut inputs = data.inputs(&m).to_vec();
+        reflected.sort_unstable();
+        inputs.sort_unstable();
+        assert_eq!(reflected, inputs);
+        let board: Board = "3k4/6p1/8/8/8/8/1P6/3K3R b - - 0 1".parse().unwrap();
+        assert_eq!(mirrored(&mirrored(&board).unwrap()), Some(board.clone()));
+        let castling: Board = "r3k3/8/8/8/8/8/8/4K2R w Kq - 0 1".parse().unwrap();
+        assert_eq!(mirrored(&castling), None);
+    }
+
     #[test]
     fn bad_data_lines_are_errors() {
         let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
         let ok = format!("{fen};0.5;12\n{fen};?;-30");
-        assert_eq!(NetData::parse(&ok, 1.2, 0.5, Base::None).unwrap().len(), 2);
+        assert_eq!(
+            NetData::parse(&ok, 1.2, 0.5, Base::None, false)
+                .unwrap()
+                .len(),
+            2
+        );
         for (line, what) in [
             (fen.to_string(), "expected FEN;result"),
             (format!("{fen};2;0"), "result must be"),
@@ -720,7 +785,8 @@ mod tests {
                 "FEN",
             ),
         ] {
-            let e = NetData::parse(&format!("{ok}\n{line}"), 1.2, 0.5, Base::None).unwrap_err();
+            let e =
+                NetData::parse(&format!("{ok}\n{line}"), 1.2, 0.5, Base::None, false).unwrap_err();
             assert!(e.starts_with("line 3:") && e.contains(what), "{line}: {e}");
         }
     }

@@ -17,6 +17,7 @@ Usage: scripts/mistakes.py GAMES.pgn... [--duel "duel uci"] [--duel-option EvalF
 """
 
 import argparse
+import shlex
 import sys
 
 try:
@@ -31,6 +32,25 @@ MATE = 3000
 
 def value(info):
     return info["score"].relative.score(mate_score=MATE)
+
+
+def option(text):
+    name, sep, val = text.partition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected NAME=VALUE")
+    return name, val
+
+
+def node_counts(text):
+    try:
+        counts = [int(n) for n in text.split(",")]
+    except ValueError:
+        counts = []
+    if not counts or min(counts) <= 0:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: expected positive node counts, e.g. 100000,1000000"
+        )
+    return counts
 
 
 def lost_games(paths):
@@ -48,14 +68,13 @@ def main():
     ap.add_argument("pgn", nargs="+")
     ap.add_argument("--engine", default="/usr/games/stockfish")
     ap.add_argument("--duel", default="duel uci", help="the command that runs duel's UCI loop")
-    ap.add_argument("--duel-option", action="append", default=[], help="NAME=VALUE")
+    ap.add_argument("--duel-option", type=option, action="append", default=[], help="NAME=VALUE")
     ap.add_argument("--games", type=int, default=60, help="lost games read, at most")
     ap.add_argument("--last-move", type=int, default=45, help="moves after this are skipped")
     ap.add_argument("--nodes", type=int, default=150000, help="reference nodes per value")
     ap.add_argument("--threshold", type=int, default=50, help="cp a mistake costs, at least")
-    ap.add_argument("--duel-nodes", default="100000,1000000")
+    ap.add_argument("--duel-nodes", type=node_counts, default=[100000, 1000000])
     args = ap.parse_args()
-    budgets = [int(n) for n in args.duel_nodes.split(",")]
 
     ref = chess.engine.SimpleEngine.popen_uci(args.engine)
     ref.configure({"Threads": 1, "Hash": 64})
@@ -70,21 +89,22 @@ def main():
             break
         board = game.board()
         for node in game.mainline():
-            if (board.turn == chess.WHITE) == duel_white and board.fullmove_number <= args.last_move:
+            ours = (board.turn == chess.WHITE) == duel_white
+            if ours and board.fullmove_number <= args.last_move:
                 best_info = ref.analyse(board, limit)
                 best, best_move = value(best_info), best_info["pv"][0]
-                played = best if node.move == best_move else judged(board, node.move)
                 # Decided positions are not where a game is lost.
                 if -300 < best < 600:
                     seen += 1
+                    played = best if node.move == best_move else judged(board, node.move)
                     if best - played >= args.threshold:
                         mistakes.append((board.copy(), node.move, best_move, best, played))
             board.push(node.move)
     print(f"{seen} positions of duel's, {len(mistakes)} mistakes of {args.threshold} cp or more")
 
-    duel = chess.engine.SimpleEngine.popen_uci(args.duel.split())
-    duel.configure(dict(o.split("=", 1) for o in args.duel_option))
-    for n in budgets:
+    duel = chess.engine.SimpleEngine.popen_uci(shlex.split(args.duel))
+    duel.configure(dict(args.duel_option))
+    for n in args.duel_nodes:
         same = avoided = total = 0
         for board, played_move, best_move, best, played in mistakes:
             move = duel.play(board, chess.engine.Limit(nodes=n)).move

@@ -32,6 +32,7 @@
 //! assert_eq!(pos.to_text(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
 //! ```
 
+pub mod endgame;
 mod eval;
 pub mod nnue;
 mod san;

@@ -487,7 +487,10 @@ impl Evaluator<Chess> for Net {
             Base::None => 0,
             Base::Strong => self.strong.evaluate(pos),
         };
-        (base + self.net.evaluate(pos.board())).clamp(-VALUE_BOUND, VALUE_BOUND)
+        // The net cannot see that a rook pawn with the wrong bishop, or two knights, do not
+        // win: the rules scale such values down (`endgame`).
+        let value = crate::endgame::scaled(pos.board(), base + self.net.evaluate(pos.board()));
+        value.clamp(-VALUE_BOUND, VALUE_BOUND)
     }
 
     crate::eval::pst_hooks!();

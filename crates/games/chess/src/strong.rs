@@ -19,8 +19,8 @@
 //! covers.
 //!
 //! One rule is not a weight: in endings a material edge rarely wins (a pawnless side at most a
-//! minor piece up, bishops of opposite colours) the endgame value is scaled down
-//! ([`eg_scales`]); the fit models it the same way.
+//! minor piece up, the drawn endings of [`crate::endgame`], bishops of opposite colours) the
+//! endgame value is scaled down ([`eg_scales`]); the fit models it the same way.
 //!
 //! [`features`] lists a position's features sparsely for the fitter; [`Strong::evaluate`] walks
 //! the same code with an accumulator in place of the list, so the two cannot disagree (a test
@@ -630,40 +630,12 @@ fn walk<S: Sink>(b: &Board, sink: &mut S) {
 }
 
 /// The share (in 64ths) of the endgame value kept when White, then Black, is the side ahead:
-/// material edges that rarely win. A side without pawns that is at most a minor piece up
-/// (king and rook against king and bishop, two knights) keeps an eighth; bishops of opposite
-/// colours with nothing else but pawns keep half. Not a weight: the rules of the game, not
-/// the fit, make these endings drawish, and a linear term cannot express "whoever is ahead".
+/// the endings the rules make drawish ([`crate::endgame::scales`]: a pawnless side at most a
+/// minor piece up keeps an eighth, one that cannot mate nothing, bishops of opposite colours
+/// a quarter and more with passed pawns). Not a weight: the rules of the game, not the fit,
+/// make these endings drawish, and a linear term cannot express "whoever is ahead".
 pub fn eg_scales(b: &Board) -> [i32; 2] {
-    let pawnless = |c: Color| b.colored_pieces(c, Piece::Pawn).is_empty();
-    let (white_pawnless, black_pawnless) = (pawnless(Color::White), pawnless(Color::Black));
-    let bishops = b.pieces(Piece::Bishop);
-    let others = b.pieces(Piece::Knight) | b.pieces(Piece::Rook) | b.pieces(Piece::Queen);
-    let light = 0x55AA_55AA_55AA_55AAu64;
-    let opposite = others.is_empty()
-        && bishops.len() == 2
-        && b.colored_pieces(Color::White, Piece::Bishop).len() == 1
-        && (bishops.0 & light).count_ones() == 1;
-    // The common case, cheaply: both sides have pawns and the bishops are not alone.
-    if !white_pawnless && !black_pawnless && !opposite {
-        return [64, 64];
-    }
-    // Material in pawns without the pawns, by the usual 3-3-5-9.
-    let pieces = |c: Color| {
-        let n = |p: Piece| b.colored_pieces(c, p).len() as i32;
-        3 * n(Piece::Knight) + 3 * n(Piece::Bishop) + 5 * n(Piece::Rook) + 9 * n(Piece::Queen)
-    };
-    let (w, k) = (pieces(Color::White), pieces(Color::Black));
-    let scale = |pawnless: bool, us: i32, them: i32| {
-        if pawnless && us - them <= 3 {
-            8
-        } else if opposite {
-            32
-        } else {
-            64
-        }
-    };
-    [scale(white_pawnless, w, k), scale(black_pawnless, k, w)]
+    crate::endgame::scales(b)
 }
 
 /// The tapered value with the endgame part scaled by whoever it favours ([`eg_scales`]).

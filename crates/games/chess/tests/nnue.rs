@@ -74,6 +74,27 @@ fn the_shipped_net_knows_material() {
     assert_eq!(net.name(), "net");
 }
 
+/// The net alone values a rook pawn and a bishop as a bishop up whichever colour the bishop
+/// is; the rules (`duel_chess::endgame`) keep the fortress with the wrong bishop at a draw
+/// and leave the winning ending with the right one as the net values it.
+#[test]
+fn the_net_is_scaled_in_the_drawn_endings() {
+    let net = Net::default();
+    let wrong = Chess::from_text("7k/8/5K1P/8/8/8/8/1B6 w - - 0 1").unwrap();
+    let right = Chess::from_text("7k/8/5K1P/8/8/8/8/2B5 w - - 0 1").unwrap();
+    assert!(net.network().evaluate(wrong.board()) > 200);
+    assert_eq!(net.evaluate(&wrong), 0);
+    let v = net.evaluate(&right);
+    assert_eq!(v, net.network().evaluate(right.board()));
+    assert!(v > 200, "{v}");
+    // Two knights against a bare king, either side to move.
+    for fen in [
+        "8/8/8/N7/3K3N/8/8/2k5 b - - 0 1",
+        "8/8/8/N7/3K3N/8/8/2k5 w - - 0 1",
+    ] {
+        assert_eq!(net.evaluate(&Chess::from_text(fen).unwrap()), 0, "{fen}");
+    }
+}
 #[test]
 fn net_files_round_trip_and_bad_files_are_named() {
     let err = |b: &[u8]| Network::from_bytes(b).unwrap_err();

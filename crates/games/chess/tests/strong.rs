@@ -315,12 +315,15 @@ fn search_hooks_are_pst_s() {
 #[test]
 fn drawish_endings_are_scaled() {
     let scales = |fen: &str| eg_scales(Chess::from_text(fen).unwrap().board());
-    // Rook against bishop, no pawns: whoever is ahead keeps an eighth.
-    assert_eq!(scales("4k3/8/8/8/8/8/4b3/R3K3 w - - 0 1"), [8, 8]);
+    // Rook against bishop, no pawns: the rook keeps an eighth, and the bishop, which cannot
+    // mate, nothing.
+    assert_eq!(scales("4k3/8/8/8/8/8/4b3/R3K3 w - - 0 1"), [8, 0]);
+    // A rook pawn and the wrong bishop against the cornered king: nothing either.
+    assert_eq!(scales("7k/8/7P/5BK1/8/8/8/8 b - - 0 1"), [0, 0]);
     // A queen against a rook still wins.
     assert_eq!(scales("4k3/8/8/8/8/8/4r3/Q3K3 w - - 0 1"), [64, 8]);
-    // Bishops on opposite colours (c1 dark, d1 light... here f8 dark, d1 light) with pawns.
-    assert_eq!(scales("4kb2/p7/8/8/8/8/P7/3BK3 w - - 0 1"), [32, 32]);
+    // Bishops on opposite colours (f8 dark, d1 light) with pawns, none passed: a quarter.
+    assert_eq!(scales("4kb2/p7/8/8/8/8/P7/3BK3 w - - 0 1"), [16, 16]);
     // The same colour: no scaling.
     assert_eq!(scales("4kb2/p7/8/8/8/8/P7/2B1K3 w - - 0 1"), [64, 64]);
     assert_eq!(scales(duel_chess::START_FEN), [64, 64]);

@@ -10,9 +10,7 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::time::Instant;
 
-use duel_chess::strong::{
-    eg_scales, feature_name, features, phase, Weights, N_FEATURES, PHASE_MAX,
-};
+use duel_chess::strong::{feature_name, features, phase, Weights, N_FEATURES, PHASE_MAX};
 use duel_chess::{is_noisy, Chess, Pst, Strong};
 use duel_core::{Evaluator, Game, Outcome, Side, SplitMix64};
 use duel_search::engine::{Limits, SearchConfig, Searcher};
@@ -369,7 +367,7 @@ struct Sample {
     start: u32,
     len: u16,
     phase: u8,
-    /// The endgame scales (64ths) when White, then Black, is ahead ([`eg_scales`]).
+    /// The endgame scales (64ths) when White, then Black, is ahead ([`duel_chess::endgame::scales`]).
     scales: [u8; 2],
     /// 1, 0.5 or 0 for White (or a probability: in the tests, or once blended with `value`).
     result: f32,
@@ -385,7 +383,7 @@ impl Dataset {
             start: self.feats.len() as u32,
             len: scratch.len() as u16,
             phase: phase(pos) as u8,
-            scales: eg_scales(pos.board()).map(|x| x as u8),
+            scales: duel_chess::endgame::scales(pos.board()).map(|x| x as u8),
             result,
             value: None,
         });

@@ -145,14 +145,7 @@ fn rook_pawn_fortress(b: &Board, us: Color, pawns: BitBoard) -> bool {
     } else {
         (bishops & !dark).is_empty()
     };
-    wrong && distance(b.king(!us), queening) <= 1
-}
-
-/// King moves between two squares.
-fn distance(a: Square, b: Square) -> u32 {
-    let df = (a.file() as i32 - b.file() as i32).unsigned_abs();
-    let dr = (a.rank() as i32 - b.rank() as i32).unsigned_abs();
-    df.max(dr)
+    wrong && crate::strong::distance(b.king(!us) as usize, queening as usize) <= 1
 }
 
 #[cfg(test)]

@@ -19,8 +19,10 @@
 //! covers.
 //!
 //! One rule is not a weight: in endings a material edge rarely wins (a pawnless side at most a
-//! minor piece up, the drawn endings of [`crate::endgame`], bishops of opposite colours) the
-//! endgame value is scaled down ([`eg_scales`]); the fit models it the same way.
+//! minor piece up, a side that cannot mate, bishops of opposite colours) the endgame value is
+//! scaled down by [`crate::endgame::scales`]; the fit models it the same way. The rules of the
+//! game, not the fit, make these endings drawish, and a linear term cannot express "whoever is
+//! ahead".
 //!
 //! [`features`] lists a position's features sparsely for the fitter; [`Strong::evaluate`] walks
 //! the same code with an accumulator in place of the list, so the two cannot disagree (a test
@@ -192,7 +194,7 @@ const WITHIN: [[u64; 8]; 64] = {
 };
 
 /// The king's distance (moves on an empty board) between two squares.
-fn distance(a: usize, b: usize) -> i32 {
+pub(crate) fn distance(a: usize, b: usize) -> i32 {
     let df = (a % 8) as i32 - (b % 8) as i32;
     let dr = (a / 8) as i32 - (b / 8) as i32;
     df.abs().max(dr.abs())
@@ -629,16 +631,8 @@ fn walk<S: Sink>(b: &Board, sink: &mut S) {
     );
 }
 
-/// The share (in 64ths) of the endgame value kept when White, then Black, is the side ahead:
-/// the endings the rules make drawish ([`crate::endgame::scales`]: a pawnless side at most a
-/// minor piece up keeps an eighth, one that cannot mate nothing, bishops of opposite colours
-/// a quarter and more with passed pawns). Not a weight: the rules of the game, not the fit,
-/// make these endings drawish, and a linear term cannot express "whoever is ahead".
-pub fn eg_scales(b: &Board) -> [i32; 2] {
-    crate::endgame::scales(b)
-}
-
-/// The tapered value with the endgame part scaled by whoever it favours ([`eg_scales`]).
+/// The tapered value with the endgame part scaled by whoever it favours
+/// ([`crate::endgame::scales`]).
 pub fn blend(mg: i32, eg: i32, phase: i32, scales: [i32; 2]) -> i32 {
     let scale = if eg > 0 { scales[0] } else { scales[1] };
     taper(mg, eg * scale / 64, phase)
@@ -837,7 +831,7 @@ impl Weights {
             eg: 0,
         };
         walk(b, &mut acc);
-        blend(acc.mg, acc.eg, board_phase(b), eg_scales(b))
+        blend(acc.mg, acc.eg, board_phase(b), crate::endgame::scales(b))
     }
 }
 

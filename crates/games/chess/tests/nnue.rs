@@ -95,6 +95,7 @@ fn the_net_is_scaled_in_the_drawn_endings() {
         assert_eq!(net.evaluate(&Chess::from_text(fen).unwrap()), 0, "{fen}");
     }
 }
+
 #[test]
 fn net_files_round_trip_and_bad_files_are_named() {
     let err = |b: &[u8]| Network::from_bytes(b).unwrap_err();

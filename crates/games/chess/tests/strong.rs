@@ -4,7 +4,8 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use duel_chess::strong::{blend, eg_scales, feature_name, features, phase, Weights, N_FEATURES};
+use duel_chess::endgame::scales as eg_scales;
+use duel_chess::strong::{blend, feature_name, features, phase, Weights, N_FEATURES};
 use duel_chess::{Chess, Pst, Strong};
 use duel_core::{Evaluator, Game, SplitMix64};
 

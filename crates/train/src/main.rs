@@ -244,6 +244,11 @@ enum Command {
         /// Sets of output weights, chosen by the number of pieces on the board (1 to 31).
         #[arg(long, default_value_t = 1)]
         buckets: usize,
+        /// Sets of feature weights, chosen by where each side's king stands (1 or 4; see
+        /// `duel_chess::nnue::king_bucket`). A net of one may start (`--init`) a training of
+        /// four, and the new net then starts as the old one.
+        #[arg(long, default_value_t = 1)]
+        king_buckets: usize,
         /// A net file to start from instead of random weights (same hidden size, base and
         /// buckets), to train a net that plays on new data.
         #[arg(long)]
@@ -605,6 +610,7 @@ fn run(cli: Cli) -> Result<(), String> {
             residual,
             valid,
             buckets,
+            king_buckets,
             init,
             mirror,
         } => {
@@ -613,6 +619,12 @@ fn run(cli: Cli) -> Result<(), String> {
                 return Err(format!(
                     "--buckets {buckets}: 1 to {} are possible",
                     duel_chess::nnue::MAX_BUCKETS
+                ));
+            }
+            if !duel_chess::nnue::KING_BUCKETS.contains(&king_buckets) {
+                return Err(format!(
+                    "--king-buckets {king_buckets}: {:?} are possible",
+                    duel_chess::nnue::KING_BUCKETS
                 ));
             }
             if valid_percent >= 100
@@ -642,7 +654,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 Some(p) => {
                     let net = duel_chess::nnue::Network::read(p)
                         .map_err(|e| format!("--init {}: {e}", p.display()))?;
-                    let start = nnue::FloatNet::start_from(&net, buckets, base)
+                    let start = nnue::FloatNet::start_from(&net, buckets, king_buckets, base)
                         .map_err(|e| format!("--init {}: {e}", p.display()))?;
                     Some(start)
                 }
@@ -664,6 +676,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 threads,
                 seed,
                 buckets,
+                king_buckets,
                 init,
             };
             let held_out = match &valid {

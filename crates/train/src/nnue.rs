@@ -6,7 +6,7 @@
 
 use duel_chess::cozy_chess::{Board, Color, Piece};
 use duel_chess::nnue::{
-    input_index, output_bucket, Base, Network, CP_SCALE, HIDDEN, INPUTS, QA, QB,
+    input_index, king_bucket, output_bucket, Base, Network, CP_SCALE, HIDDEN, INPUTS, QA, QB,
 };
 use duel_chess::{Chess, Strong};
 
@@ -33,6 +33,9 @@ struct NetSample {
     /// The number of inputs, one per piece: it also picks the output bucket.
     len: u8,
     white_to_move: bool,
+    /// Each view's own king square, seen from that view (White's as it is, Black's flipped):
+    /// what picks the view's king bucket.
+    kings: [u8; 2],
     /// The target for the side to move, from 0 to 1.
     target: f32,
     /// The game's result for the side to move (1, 0.5 or 0): a yardstick that does not
@@ -96,6 +99,8 @@ impl NetData {
             }
         }
         let white_to_move = board.side_to_move() == Color::White;
+        let kings = [Color::White, Color::Black].map(|c| board.king(c) as u8);
+        let kings = [kings[0], kings[1] ^ 56];
         let base = match &self.base {
             None => 0.0,
             Some(strong) => {
@@ -107,6 +112,7 @@ impl NetData {
             start,
             len: (self.inputs.len() as u32 - start) as u8,
             white_to_move,
+            kings,
             target: if white_to_move {
                 white_label
             } else {
@@ -163,16 +169,23 @@ fn flip(i: usize) -> usize {
     (1 - side) * 384 + (rest & !63) + ((rest & 63) ^ 56)
 }
 
-/// The rows a White-view input adds to in White's and Black's sums.
+/// The rows a White-view input adds to in White's and Black's sums, without their king
+/// buckets' offsets.
 fn rows(i: u16) -> [usize; 2] {
     let i = usize::from(i);
     [i, flip(i)]
 }
 
-/// Floating-point weights, laid out as [`Network`]'s.
+/// Floating-point weights, laid out as [`Network`]'s, plus the king buckets' shared rows.
 #[derive(Debug, Clone)]
 pub struct FloatNet {
     ft_w: Vec<f32>,
+    /// With several king buckets, one more set of feature rows that every bucket adds (a
+    /// "factoriser"): what a piece on a square is worth wherever the king stands is learnt
+    /// from every position, and each bucket's own rows learn only how its king changes that.
+    /// The engine's net has the sums, one set per bucket. Empty with one king bucket.
+    ft_shared: Vec<f32>,
+    king_buckets: usize,
     ft_b: Vec<f32>,
     /// Per output bucket, as [`Network`]'s.
     out_w: Vec<f32>,
@@ -201,7 +214,8 @@ fn screlu(x: f32) -> f32 {
 
 impl FloatNet {
     /// Small random weights: the feature rows within ±1/√768, the output within ±1/√(2H).
-    pub fn random(seed: u64, buckets: usize) -> FloatNet {
+    /// With several king buckets the shared rows are random and each bucket's own rows zero.
+    pub fn random(seed: u64, buckets: usize, king_buckets: usize) -> FloatNet {
         let mut rng = SplitMix64::new(seed);
         let mut uniform = |bound: f32| {
             let u = (rng.next() >> 40) as f32 / (1u64 << 24) as f32;
@@ -209,13 +223,29 @@ impl FloatNet {
         };
         let ft_bound = 1.0 / (INPUTS as f32).sqrt();
         let out_bound = 1.0 / ((2 * HIDDEN) as f32).sqrt();
-        FloatNet {
-            ft_w: (0..INPUTS * HIDDEN).map(|_| uniform(ft_bound)).collect(),
+        let rows: Vec<f32> = (0..INPUTS * HIDDEN).map(|_| uniform(ft_bound)).collect();
+        let mut net = FloatNet {
+            ft_w: Vec::new(),
+            ft_shared: Vec::new(),
+            king_buckets,
             ft_b: vec![0.0; HIDDEN],
             out_w: (0..buckets * 2 * HIDDEN)
                 .map(|_| uniform(out_bound))
                 .collect(),
             out_b: vec![0.0; buckets],
+        };
+        net.set_rows(rows);
+        net
+    }
+
+    /// Takes `rows` (one set, INPUTS × HIDDEN) as every king bucket's feature rows: as the
+    /// shared rows beside zero bucket rows when there are several buckets.
+    fn set_rows(&mut self, rows: Vec<f32>) {
+        if self.king_buckets == 1 {
+            self.ft_w = rows;
+        } else {
+            self.ft_w = vec![0.0; self.king_buckets * INPUTS * HIDDEN];
+            self.ft_shared = rows;
         }
     }
 
@@ -227,15 +257,28 @@ impl FloatNet {
         let f = |v: &[i16], scale: i32| v.iter().map(|&x| f32::from(x) / scale as f32).collect();
         FloatNet {
             ft_w: f(ft_w, QA),
+            ft_shared: if net.king_buckets() == 1 {
+                Vec::new()
+            } else {
+                vec![0.0; INPUTS * HIDDEN]
+            },
+            king_buckets: net.king_buckets(),
             ft_b: f(ft_b, QA),
             out_w: f(out_w, QB),
             out_b: out_b.iter().map(|&b| b as f32 / (QA * QB) as f32).collect(),
         }
     }
 
-    /// [`FloatNet::from_network`] for a training of `buckets` output buckets on `base`,
-    /// which must be the net's own.
-    pub fn start_from(net: &Network, buckets: usize, base: Base) -> Result<FloatNet, String> {
+    /// [`FloatNet::from_network`] for a training of `buckets` output buckets and
+    /// `king_buckets` king buckets on `base`. The output buckets and base must be the net's
+    /// own; a net of one king bucket may start a training of several, its feature rows becoming
+    /// the shared ones, so the new net starts as the old one exactly.
+    pub fn start_from(
+        net: &Network,
+        buckets: usize,
+        king_buckets: usize,
+        base: Base,
+    ) -> Result<FloatNet, String> {
         if net.buckets() != buckets || net.base() != base {
             return Err(format!(
                 "a net of {} output buckets on base {:?}, where the training asks for {buckets} \
@@ -244,16 +287,48 @@ impl FloatNet {
                 net.base(),
             ));
         }
-        Ok(FloatNet::from_network(net))
+        let mut float = FloatNet::from_network(net);
+        if net.king_buckets() == king_buckets {
+            return Ok(float);
+        }
+        if net.king_buckets() != 1 {
+            return Err(format!(
+                "a net of {} king buckets, where the training asks for {king_buckets} \
+                 (--king-buckets; only a net of one can start a training of more)",
+                net.king_buckets()
+            ));
+        }
+        float.king_buckets = king_buckets;
+        let rows = std::mem::take(&mut float.ft_w);
+        float.set_rows(rows);
+        Ok(float)
     }
 
-    fn zero(buckets: usize) -> FloatNet {
+    fn zero(buckets: usize, king_buckets: usize) -> FloatNet {
+        let shared = if king_buckets == 1 {
+            0
+        } else {
+            INPUTS * HIDDEN
+        };
         FloatNet {
-            ft_w: vec![0.0; INPUTS * HIDDEN],
+            ft_w: vec![0.0; king_buckets * INPUTS * HIDDEN],
+            ft_shared: vec![0.0; shared],
+            king_buckets,
             ft_b: vec![0.0; HIDDEN],
             out_w: vec![0.0; buckets * 2 * HIDDEN],
             out_b: vec![0.0; buckets],
         }
+    }
+
+    /// The zero net of this one's shape (gradients, Adam's moments).
+    fn zero_like(&self) -> FloatNet {
+        FloatNet::zero(self.buckets(), self.king_buckets)
+    }
+
+    /// Each view's first feature row: its king bucket's offset.
+    fn bucket_rows(&self, x: &NetSample) -> [usize; 2] {
+        x.kings
+            .map(|k| king_bucket(usize::from(k), self.king_buckets) * INPUTS)
     }
 
     fn buckets(&self) -> usize {
@@ -268,6 +343,7 @@ impl FloatNet {
     fn add(&mut self, other: &FloatNet) {
         let pairs = [
             (&mut self.ft_w, &other.ft_w),
+            (&mut self.ft_shared, &other.ft_shared),
             (&mut self.ft_b, &other.ft_b),
             (&mut self.out_w, &other.out_w),
             (&mut self.out_b, &other.out_b),
@@ -282,6 +358,7 @@ impl FloatNet {
     fn params(&mut self) -> impl Iterator<Item = &mut f32> {
         self.ft_w
             .iter_mut()
+            .chain(&mut self.ft_shared)
             .chain(&mut self.ft_b)
             .chain(&mut self.out_w)
             .chain(&mut self.out_b)
@@ -294,11 +371,17 @@ impl FloatNet {
         for a in &mut s.acc {
             a.copy_from_slice(&self.ft_b);
         }
+        let offsets = self.bucket_rows(x);
         for &i in inputs {
             for (view, row) in rows(i).into_iter().enumerate() {
-                let w = &self.ft_w[row * HIDDEN..(row + 1) * HIDDEN];
-                for (a, w) in s.acc[view].iter_mut().zip(w) {
+                let at = (offsets[view] + row) * HIDDEN;
+                for (a, w) in s.acc[view].iter_mut().zip(&self.ft_w[at..at + HIDDEN]) {
                     *a += w;
+                }
+                if let Some(w) = self.ft_shared.get(row * HIDDEN..(row + 1) * HIDDEN) {
+                    for (a, w) in s.acc[view].iter_mut().zip(w) {
+                        *a += w;
+                    }
                 }
             }
         }
@@ -349,11 +432,17 @@ impl FloatNet {
                 *b += d;
             }
         }
+        let offsets = self.bucket_rows(x);
         for &i in inputs {
             for (view, row) in rows(i).into_iter().enumerate() {
-                let gw = &mut grad.ft_w[row * HIDDEN..(row + 1) * HIDDEN];
-                for (g, d) in gw.iter_mut().zip(&s.delta[view]) {
+                let at = (offsets[view] + row) * HIDDEN;
+                for (g, d) in grad.ft_w[at..at + HIDDEN].iter_mut().zip(&s.delta[view]) {
                     *g += d;
+                }
+                if let Some(gw) = grad.ft_shared.get_mut(row * HIDDEN..(row + 1) * HIDDEN) {
+                    for (g, d) in gw.iter_mut().zip(&s.delta[view]) {
+                        *g += d;
+                    }
                 }
             }
         }
@@ -372,9 +461,20 @@ impl FloatNet {
             .iter()
             .map(|b| (b * (QA * QB) as f32).round() as i32)
             .collect();
+        // Each bucket's rows with the shared rows added: the sums the engine keeps.
+        let rows: Vec<f32> = if self.ft_shared.is_empty() {
+            self.ft_w.clone()
+        } else {
+            let n = self.ft_shared.len();
+            self.ft_w
+                .iter()
+                .enumerate()
+                .map(|(i, w)| w + self.ft_shared[i % n])
+                .collect()
+        };
         Network::from_parts(
             base,
-            q(&self.ft_w, QA),
+            q(&rows, QA),
             q(&self.ft_b, QA),
             q(&self.out_w, QB),
             out_bias,
@@ -398,6 +498,8 @@ pub struct NetConfig {
     pub seed: u64,
     /// Output buckets, by the number of pieces ([`output_bucket`]).
     pub buckets: usize,
+    /// King buckets ([`king_bucket`]).
+    pub king_buckets: usize,
     /// The weights to start from (of `buckets` buckets), instead of random ones.
     pub init: Option<FloatNet>,
 }
@@ -514,18 +616,18 @@ pub fn train(
     let mut net = match &cfg.init {
         Some(start) => {
             assert_eq!(
-                start.buckets(),
-                buckets,
+                (start.buckets(), start.king_buckets),
+                (buckets, cfg.king_buckets),
                 "the starting net has the buckets asked for"
             );
             start.clone()
         }
-        None => FloatNet::random(cfg.seed, buckets),
+        None => FloatNet::random(cfg.seed, buckets, cfg.king_buckets),
     };
-    let mut m = FloatNet::zero(buckets);
-    let mut v = FloatNet::zero(buckets);
+    let mut m = net.zero_like();
+    let mut v = net.zero_like();
     let threads = cfg.threads.max(1);
-    let mut grads: Vec<FloatNet> = (0..threads).map(|_| FloatNet::zero(buckets)).collect();
+    let mut grads: Vec<FloatNet> = (0..threads).map(|_| net.zero_like()).collect();
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
     let mut rng = SplitMix64::new(cfg.seed ^ 0x5EED);
     let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
@@ -631,6 +733,7 @@ mod tests {
     use super::*;
     use crate::chess::random_positions;
     use duel_chess::Material;
+    use duel_core::Game;
 
     /// Labels that are a known function of the pieces (the material balance): the net must
     /// learn it (15 cp off on average where it is within six pawns, when this was written),
@@ -662,6 +765,7 @@ mod tests {
             seed: 1,
             // Several buckets, so the float and integer nets must pick the same one.
             buckets: 4,
+            king_buckets: 1,
             init: None,
         };
         let r = train(&data, None, &cfg, |_| {});
@@ -710,14 +814,15 @@ mod tests {
     #[test]
     fn a_net_read_back_as_floats_is_the_same_net() {
         let shipped = Network::shipped();
-        let float = FloatNet::start_from(shipped, shipped.buckets(), shipped.base())
+        let kings = shipped.king_buckets();
+        let float = FloatNet::start_from(shipped, shipped.buckets(), kings, shipped.base())
             .expect("the net's own shape");
         assert_eq!(float.quantise(shipped.base()), *shipped);
         // A training of another shape is refused by name.
-        let err = FloatNet::start_from(shipped, shipped.buckets() + 1, shipped.base())
+        let err = FloatNet::start_from(shipped, shipped.buckets() + 1, kings, shipped.base())
             .expect_err("another bucket count");
         assert!(err.contains("output buckets"), "{err}");
-        let err = FloatNet::start_from(shipped, shipped.buckets(), Base::Strong)
+        let err = FloatNet::start_from(shipped, shipped.buckets(), kings, Base::Strong)
             .expect_err("another base");
         assert!(err.contains("Strong"), "{err}");
         let mut data = NetData::default();
@@ -735,6 +840,95 @@ mod tests {
                 pos.board()
             );
         }
+    }
+
+    /// A training of four king buckets started from a net of one starts as that net: every
+    /// bucket's rows are the old rows, so the engine's net gives the old values on any board,
+    /// wherever the kings stand; training then moves each bucket apart, and the engine's
+    /// incremental sums (a king changing bucket rebuilds its view) still agree with a rebuild.
+    #[test]
+    fn king_buckets_start_as_the_net_they_start_from() {
+        // The shipped net's first set of feature rows alone: a net of one king bucket.
+        let (ft_w, ft_b, out_w, out_b) = Network::shipped().parts();
+        let one = Network::from_parts(
+            Network::shipped().base(),
+            ft_w[..INPUTS * HIDDEN].to_vec(),
+            ft_b.to_vec(),
+            out_w.to_vec(),
+            out_b.to_vec(),
+        )
+        .unwrap();
+        let shipped = &one;
+        let float = FloatNet::start_from(shipped, shipped.buckets(), 4, shipped.base())
+            .expect("one king bucket may start four");
+        let net = float.quantise(shipped.base());
+        assert_eq!(net.king_buckets(), 4);
+        let back = Network::from_bytes(&net.to_bytes()).expect("a version 3 file reads back");
+        assert_eq!(back, net);
+        let positions = random_positions(300, 11);
+        for pos in &positions {
+            assert_eq!(net.evaluate(pos.board()), shipped.evaluate(pos.board()));
+        }
+        let err = FloatNet::start_from(&net, net.buckets(), 1, net.base())
+            .expect_err("four king buckets cannot start one");
+        assert!(err.contains("king buckets"), "{err}");
+
+        // A short training on the positions' material moves the buckets apart.
+        let mut data = NetData::default();
+        for pos in &positions {
+            let v = Material.evaluate(pos) as f32;
+            let white = if pos.board().side_to_move() == Color::White {
+                v
+            } else {
+                -v
+            };
+            data.push(pos.board(), expected(1.2, white), 0.5);
+        }
+        let cfg = NetConfig {
+            epochs: 2,
+            batch: 64,
+            learning_rate: 0.003,
+            drop_at: 1.0,
+            drop: 1.0,
+            k: 1.2,
+            valid_percent: 10,
+            threads: 1,
+            seed: 3,
+            buckets: shipped.buckets(),
+            king_buckets: 4,
+            init: Some(float),
+        };
+        let trained = train(&data, None, &cfg, |_| {}).net;
+        let (ft, ..) = trained.parts();
+        let set = INPUTS * HIDDEN;
+        assert!((1..4).any(|k| ft[..set] != ft[k * set..(k + 1) * set]));
+        // Incremental sums against rebuilt ones: random games evaluated move after move (kings
+        // walking between buckets, castling), then each board again by a new copy of the net,
+        // which has no sums to start from.
+        let mut rng = SplitMix64::new(5);
+        let (mut boards, mut moves) = (Vec::new(), Vec::new());
+        for _ in 0..20 {
+            let mut pos = Chess::start();
+            for _ in 0..150 {
+                if pos.outcome().is_some() {
+                    break;
+                }
+                boards.push(pos.board().clone());
+                pos.generate_moves(&mut moves);
+                pos.play(moves[rng.below(moves.len())]);
+            }
+        }
+        let incremental: Vec<i32> = boards.iter().map(|b| trained.evaluate(b)).collect();
+        let bytes = trained.to_bytes();
+        for (b, v) in boards.iter().zip(incremental) {
+            let fresh = Network::from_bytes(&bytes).unwrap();
+            assert_eq!(v, fresh.evaluate(b), "{b}");
+        }
+        let mut changed = 0;
+        for pos in positions.iter().take(100) {
+            changed += usize::from(trained.evaluate(pos.board()) != shipped.evaluate(pos.board()));
+        }
+        assert!(changed > 50, "only {changed} of 100 values moved");
     }
 
     /// `--mirror` adds the left-right mirror of each position without castling rights, with

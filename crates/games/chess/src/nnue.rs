@@ -9,6 +9,10 @@
 //!   several sets of output weights ("output buckets", by the number of pieces on the board),
 //!   so an endgame weighs the same hidden units otherwise than the opening does, at no cost
 //!   per evaluation but the choice of the set.
+//! - A net may also have several sets of feature weights ("king buckets", [`king_bucket`]):
+//!   each view adds the rows of the set its own king's square picks, so a piece near a castled
+//!   king can weigh otherwise than the same piece near a king in the centre. The cost is a
+//!   rebuild of the sums when a king changes bucket, which is rare.
 //!
 //! The weights are trained by `duel-train chess-nnue` on duel's own self-play (`nets/README.md`)
 //! and stored as integers, the way NNUE engines run them: feature weights scaled by
@@ -47,12 +51,39 @@ pub const CP_SCALE: i32 = 400;
 const MAGIC: &[u8; 8] = b"duelnnue";
 /// Version 2 adds the number of output buckets to version 1's header (one bucket).
 const VERSION: u32 = 2;
+/// Version 3 adds the number of king buckets to version 2's; a net of one king bucket is
+/// still written as version 2, so the nets made before king buckets keep their bytes.
+const VERSION_KINGS: u32 = 3;
 /// At most one bucket per piece count (2 to 32 pieces).
 pub const MAX_BUCKETS: usize = 31;
+/// The king-bucket counts a net may have ([`king_bucket`]).
+pub const KING_BUCKETS: [usize; 2] = [1, 4];
 
-/// The bytes of a net file of this build's hidden size with `buckets` output buckets.
-pub const fn file_bytes(buckets: usize) -> usize {
-    8 + 4 + 4 + 4 + 4 + 2 * (INPUTS * HIDDEN + HIDDEN) + buckets * (2 * 2 * HIDDEN + 4)
+/// The bytes of a net file of this build's hidden size with `buckets` output buckets and
+/// `king_buckets` king buckets.
+pub const fn file_bytes(buckets: usize, king_buckets: usize) -> usize {
+    let header = if king_buckets == 1 { 24 } else { 28 };
+    header + 2 * (king_buckets * INPUTS * HIDDEN + HIDDEN) + buckets * (2 * 2 * HIDDEN + 4)
+}
+
+/// The king bucket of a view whose own king stands on `sq` (0 = a1, seen from that view, so
+/// its back rank is rank 1), among `king_buckets`. With four: the king on its first two ranks
+/// on the queen's side (files a–c), in the centre (d, e) or on the king's side (f–h), and
+/// the king further up. Each bucket has its own feature weights, so the same pieces can count
+/// otherwise round a castled king than round one in the centre or one walking up in an
+/// ending: the hidden sums see the king's shelter and the attackers near it together.
+pub fn king_bucket(sq: usize, king_buckets: usize) -> usize {
+    if king_buckets == 1 {
+        return 0;
+    }
+    if sq >= 16 {
+        return 3;
+    }
+    match sq % 8 {
+        0..=2 => 0,
+        3 | 4 => 1,
+        _ => 2,
+    }
 }
 
 /// The output bucket of a board with `pieces` pieces (kings included) among `buckets`: equal
@@ -90,8 +121,10 @@ pub struct Network {
     /// the weights.
     id: u64,
     base: Base,
-    /// Row `i` (HIDDEN values) is input `i`'s contribution to every hidden sum.
+    /// Row `k·INPUTS + i` (HIDDEN values) is input `i`'s contribution to every hidden sum of a
+    /// view whose king is in king bucket `k`.
     ft_weights: Vec<i16>,
+    king_buckets: usize,
     ft_bias: Vec<i16>,
     /// Per output bucket: the side to move's HIDDEN weights, then the other side's.
     out_weights: Vec<i16>,
@@ -136,7 +169,20 @@ impl Network {
                 "a net of {buckets} output buckets: 1 to {MAX_BUCKETS} are possible"
             ));
         }
-        let want = [INPUTS * HIDDEN, HIDDEN, buckets * 2 * HIDDEN];
+        // The king buckets are as many as the feature weights have sets of rows.
+        let king_buckets = ft_weights.len() / (INPUTS * HIDDEN);
+        if !KING_BUCKETS.contains(&king_buckets) {
+            return Err(format!(
+                "a net of {} feature weights: {} (one set per king bucket, {KING_BUCKETS:?} \
+                 buckets) are possible",
+                ft_weights.len(),
+                KING_BUCKETS
+                    .map(|k| k * INPUTS * HIDDEN)
+                    .map(|n| n.to_string())
+                    .join(" or "),
+            ));
+        }
+        let want = [king_buckets * INPUTS * HIDDEN, HIDDEN, buckets * 2 * HIDDEN];
         let got = [ft_weights.len(), ft_bias.len(), out_weights.len()];
         if want != got {
             return Err(format!(
@@ -156,6 +202,7 @@ impl Network {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             base,
             ft_weights,
+            king_buckets,
             ft_bias,
             out_weights,
             out_bias,
@@ -184,9 +231,15 @@ impl Network {
         self.out_bias.len()
     }
 
-    /// Reads a net file: `duelnnue`, version, hidden size, base, output buckets (little-endian
-    /// u32; version 1 has no bucket count and one bucket), then the feature weights, feature
-    /// biases and output weights as little-endian i16 and the output biases as i32.
+    /// The number of king buckets ([`king_bucket`]).
+    pub fn king_buckets(&self) -> usize {
+        self.king_buckets
+    }
+
+    /// Reads a net file: `duelnnue`, version, hidden size, base, output buckets, king buckets
+    /// (little-endian u32; version 1 has no bucket count and one bucket, version 2 no king
+    /// bucket count and one king bucket), then the feature weights, feature biases and output
+    /// weights as little-endian i16 and the output biases as i32.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
         if bytes.len() < 20 || &bytes[..8] != MAGIC {
             return Err("not a duel net file (it must start with \"duelnnue\")".to_string());
@@ -195,13 +248,14 @@ impl Network {
             u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
         };
         let (version, hidden, base) = (word(8), word(12), word(16));
-        let (buckets, header) = match version {
-            1 => (1, 20),
-            VERSION if bytes.len() >= 24 => (word(20) as usize, 24),
-            VERSION => return Err(format!("net file of {} bytes", bytes.len())),
+        let (buckets, king_buckets, header) = match version {
+            1 => (1, 1, 20),
+            VERSION if bytes.len() >= 24 => (word(20) as usize, 1, 24),
+            VERSION_KINGS if bytes.len() >= 28 => (word(20) as usize, word(24) as usize, 28),
+            VERSION | VERSION_KINGS => return Err(format!("net file of {} bytes", bytes.len())),
             _ => {
                 return Err(format!(
-                    "net file version {version}, this build reads versions 1 and {VERSION}"
+                    "net file version {version}, this build reads versions 1 to {VERSION_KINGS}"
                 ))
             }
         };
@@ -215,11 +269,18 @@ impl Network {
                 "net of {buckets} output buckets: 1 to {MAX_BUCKETS} are possible"
             ));
         }
-        let size = file_bytes(buckets) - 24 + header;
+        if !KING_BUCKETS.contains(&king_buckets) {
+            return Err(format!(
+                "net of {king_buckets} king buckets: {KING_BUCKETS:?} are possible"
+            ));
+        }
+        // `file_bytes` counts the header its own version writes.
+        let own_header = if king_buckets == 1 { 24 } else { 28 };
+        let size = file_bytes(buckets, king_buckets) - own_header + header;
         if bytes.len() != size {
             return Err(format!(
-                "net file of {} bytes, a net of {HIDDEN} hidden units and {buckets} output \
-                 buckets has {size}",
+                "net file of {} bytes, a net of {HIDDEN} hidden units, {buckets} output \
+                 buckets and {king_buckets} king buckets has {size}",
                 bytes.len()
             ));
         }
@@ -241,7 +302,7 @@ impl Network {
             at += 2 * n;
             v
         };
-        let ft_weights = take(INPUTS * HIDDEN);
+        let ft_weights = take(king_buckets * INPUTS * HIDDEN);
         let ft_bias = take(HIDDEN);
         let out_weights = take(buckets * 2 * HIDDEN);
         let out_bias = (0..buckets).map(|b| word(at + 4 * b) as i32).collect();
@@ -257,12 +318,20 @@ impl Network {
     /// The net file's bytes, in the current version ([`Network::from_bytes`] reads them
     /// back).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(file_bytes(self.buckets()));
+        let mut out = Vec::with_capacity(file_bytes(self.buckets(), self.king_buckets));
         out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
+        let version = if self.king_buckets == 1 {
+            VERSION
+        } else {
+            VERSION_KINGS
+        };
+        out.extend_from_slice(&version.to_le_bytes());
         out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
         out.extend_from_slice(&(self.base as u32).to_le_bytes());
         out.extend_from_slice(&(self.buckets() as u32).to_le_bytes());
+        if self.king_buckets > 1 {
+            out.extend_from_slice(&(self.king_buckets as u32).to_le_bytes());
+        }
         for v in self
             .ft_weights
             .iter()
@@ -299,17 +368,31 @@ impl Network {
         }
     }
 
-    /// Adds (`add`) or removes a piece in both views' sums.
+    /// Each view's king bucket, from the pieces by colour and kind.
+    fn view_buckets(&self, pieces: &[[BitBoard; 6]; 2]) -> [usize; 2] {
+        let king = |c: usize| {
+            pieces[c][Piece::King as usize]
+                .next_square()
+                .map_or(0, |sq| sq as usize)
+        };
+        [
+            king_bucket(king(0), self.king_buckets),
+            king_bucket(king(1) ^ 56, self.king_buckets),
+        ]
+    }
+
+    /// Adds (`add`) or removes a piece in both views' sums, whose king buckets are `kings`.
     fn toggle(
         &self,
         acc: &mut [[i16; HIDDEN]; 2],
+        kings: [usize; 2],
         color: Color,
         piece: usize,
         sq: usize,
         add: bool,
     ) {
-        let white = input_index(Color::White, color, piece, sq);
-        let black = input_index(Color::Black, color, piece, sq);
+        let white = kings[0] * INPUTS + input_index(Color::White, color, piece, sq);
+        let black = kings[1] * INPUTS + input_index(Color::Black, color, piece, sq);
         if add {
             self.add_row(&mut acc[0], white);
             self.add_row(&mut acc[1], black);
@@ -325,10 +408,11 @@ impl Network {
         for a in &mut acc {
             a.copy_from_slice(&self.ft_bias);
         }
+        let kings = self.view_buckets(&Sums::pieces(board));
         for color in [Color::White, Color::Black] {
             for piece in Piece::ALL {
                 for sq in board.colored_pieces(color, piece) {
-                    self.toggle(&mut acc, color, piece as usize, sq as usize, true);
+                    self.toggle(&mut acc, kings, color, piece as usize, sq as usize, true);
                 }
             }
         }
@@ -417,7 +501,8 @@ impl Sums {
         [Color::White, Color::Black].map(|c| Piece::ALL.map(|p| board.colored_pieces(c, p)))
     }
 
-    /// Moves the sums to `pieces`, unless too much changed: then false, and nothing done.
+    /// Moves the sums to `pieces`, unless too much changed or a king changed bucket (every row
+    /// of that view changes): then false, and nothing done.
     fn update(&mut self, net: &Network, pieces: &[[BitBoard; 6]; 2]) -> bool {
         let mut changes = 0;
         for (old, new) in self.pieces.iter().flatten().zip(pieces.iter().flatten()) {
@@ -426,14 +511,23 @@ impl Sums {
         if changes > Self::MAX_CHANGES {
             return false;
         }
+        let kings = if net.king_buckets == 1 {
+            [0, 0]
+        } else {
+            let kings = net.view_buckets(pieces);
+            if kings != net.view_buckets(&self.pieces) {
+                return false;
+            }
+            kings
+        };
         let colors = [Color::White, Color::Black];
         for ((olds, news), color) in self.pieces.iter().zip(pieces).zip(colors) {
             for (p, (&old, &new)) in olds.iter().zip(news).enumerate() {
                 for sq in old - new {
-                    net.toggle(&mut self.acc, color, p, sq as usize, false);
+                    net.toggle(&mut self.acc, kings, color, p, sq as usize, false);
                 }
                 for sq in new - old {
-                    net.toggle(&mut self.acc, color, p, sq as usize, true);
+                    net.toggle(&mut self.acc, kings, color, p, sq as usize, true);
                 }
             }
         }

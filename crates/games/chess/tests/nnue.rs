@@ -2,7 +2,8 @@
 //! errors, its knowledge of material, a net added to Strong, and the evaluator's search hooks.
 
 use duel_chess::nnue::{
-    file_bytes, output_bucket, Base, Network, CP_SCALE, HIDDEN, INPUTS, MAX_BUCKETS, QA, QB,
+    file_bytes, king_bucket, output_bucket, Base, Network, CP_SCALE, HIDDEN, INPUTS, MAX_BUCKETS,
+    QA, QB,
 };
 use duel_chess::{Chess, Net, Pst, Strong};
 use duel_core::{Evaluator, Game};
@@ -101,11 +102,12 @@ fn net_files_round_trip_and_bad_files_are_named() {
     let err = |b: &[u8]| Network::from_bytes(b).unwrap_err();
     let net = Network::shipped();
     let bytes = net.to_bytes();
-    assert_eq!(bytes.len(), file_bytes(net.buckets()));
+    assert_eq!(bytes.len(), file_bytes(net.buckets(), net.king_buckets()));
     assert_eq!(&Network::from_bytes(&bytes).unwrap(), net);
     // Version 1 (no bucket count, one bucket) still reads, as the same net.
     let one = bucketed(1, |_, w| w.to_vec(), |_, b| b);
     let one_bytes = one.to_bytes();
+    let bytes = one_bytes.clone();
     let mut v1 = one_bytes[..20].to_vec();
     v1[8] = 1;
     v1.extend_from_slice(&one_bytes[24..]);
@@ -117,7 +119,7 @@ fn net_files_round_trip_and_bad_files_are_named() {
     assert!(err(&other).contains("output buckets"), "{}", err(&other));
     other[20..24].copy_from_slice(&2u32.to_le_bytes());
     assert!(
-        err(&other).contains("2 output buckets has"),
+        err(&other).contains("2 output buckets and 1 king buckets has"),
         "{}",
         err(&other)
     );
@@ -208,30 +210,80 @@ fn search_hooks_are_pst_s() {
     }
 }
 
-/// The shipped net's feature layer with `buckets` output buckets, the output weights of bucket
-/// `b` made by `out(b, weights)` from the shipped net's first bucket and its bias by
-/// `bias(b, bias)`.
+/// The shipped net's feature layer (its first king bucket's, if it has several) with
+/// `buckets` output buckets, the output weights of bucket `b` made by `out(b, weights)` from
+/// the shipped net's first bucket and its bias by `bias(b, bias)`.
 fn bucketed(
     buckets: usize,
-    out: impl Fn(usize, &[u8]) -> Vec<u8>,
+    out: impl Fn(usize, &[i16]) -> Vec<i16>,
     bias: impl Fn(usize, i32) -> i32,
 ) -> Network {
     let shipped = Network::shipped();
-    let bytes = shipped.to_bytes();
-    let out_at = 24 + 2 * (INPUTS * HIDDEN + HIDDEN);
-    let weights = &bytes[out_at..out_at + 4 * HIDDEN];
-    let bias_at = out_at + shipped.buckets() * 4 * HIDDEN;
-    let first_bias = i32::from_le_bytes(bytes[bias_at..bias_at + 4].try_into().unwrap());
-    let mut file = bytes[..out_at].to_vec();
-    file[20..24].copy_from_slice(&(buckets as u32).to_le_bytes());
-    for k in 0..buckets {
-        file.extend(out(k, weights));
+    let (ft_w, ft_b, out_w, out_b) = shipped.parts();
+    let weights = &out_w[..2 * HIDDEN];
+    let net = Network::from_parts(
+        shipped.base(),
+        ft_w[..INPUTS * HIDDEN].to_vec(),
+        ft_b.to_vec(),
+        (0..buckets).flat_map(|k| out(k, weights)).collect(),
+        (0..buckets).map(|k| bias(k, out_b[0])).collect(),
+    )
+    .unwrap();
+    assert_eq!(net.to_bytes().len(), file_bytes(buckets, 1));
+    net
+}
+
+/// Four king buckets of the same feature rows give the one-bucket values exactly, wherever the
+/// kings stand; the net is written as version 3 and reads back; a file of a king-bucket count
+/// no build knows is refused by name.
+#[test]
+fn identical_king_buckets_give_the_one_bucket_values() {
+    let one = bucketed(8, |_, w| w.to_vec(), |_, b| b);
+    let (ft_w, ft_b, out_w, out_b) = one.parts();
+    let four = Network::from_parts(
+        one.base(),
+        ft_w.repeat(4),
+        ft_b.to_vec(),
+        out_w.to_vec(),
+        out_b.to_vec(),
+    )
+    .unwrap();
+    assert_eq!(four.king_buckets(), 4);
+    let bytes = four.to_bytes();
+    assert_eq!(bytes.len(), file_bytes(8, 4));
+    assert_eq!(bytes[8], 3, "version 3");
+    assert_eq!(Network::from_bytes(&bytes).unwrap(), four);
+    for pos in positions().iter().step_by(5) {
+        assert_eq!(four.evaluate(pos.board()), one.evaluate(pos.board()));
     }
-    for k in 0..buckets {
-        file.extend_from_slice(&bias(k, first_bias).to_le_bytes());
-    }
-    assert_eq!(file.len(), file_bytes(buckets));
-    Network::from_bytes(&file).unwrap()
+    let mut other = bytes.clone();
+    other[24..28].copy_from_slice(&3u32.to_le_bytes());
+    let e = Network::from_bytes(&other).unwrap_err();
+    assert!(e.contains("3 king buckets"), "{e}");
+    let e = Network::from_parts(
+        one.base(),
+        ft_w.repeat(2),
+        ft_b.to_vec(),
+        out_w.to_vec(),
+        out_b.to_vec(),
+    )
+    .unwrap_err();
+    assert!(e.contains("king bucket"), "{e}");
+}
+
+/// The king buckets: a view's own king on its first two ranks by wing (a–c, d–e, f–h), or
+/// further up; both views see their own back rank as rank 1.
+#[test]
+fn king_buckets_split_the_back_ranks_by_wing() {
+    let row = |r: usize| {
+        (0..8)
+            .map(|f| king_bucket(r * 8 + f, 4))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(row(0), [0, 0, 0, 1, 1, 2, 2, 2]);
+    assert_eq!(row(1), [0, 0, 0, 1, 1, 2, 2, 2]);
+    assert!((2..8).all(|r| row(r) == [3; 8]));
+    assert!((0..64).all(|sq| king_bucket(sq, 1) == 0));
 }
 
 /// Eight copies of one output layer give that layer's one-bucket values exactly; a file of

@@ -6,7 +6,7 @@
 
 use duel_chess::cozy_chess::{Board, Color, Piece};
 use duel_chess::nnue::{
-    input_index, king_bucket, output_bucket, Base, Network, CP_SCALE, HIDDEN, INPUTS, QA, QB,
+    input_index, output_bucket, view_king_buckets, Base, Network, CP_SCALE, HIDDEN, INPUTS, QA, QB,
 };
 use duel_chess::{Chess, Strong};
 
@@ -33,8 +33,7 @@ struct NetSample {
     /// The number of inputs, one per piece: it also picks the output bucket.
     len: u8,
     white_to_move: bool,
-    /// Each view's own king square, seen from that view (White's as it is, Black's flipped):
-    /// what picks the view's king bucket.
+    /// The white king's square and the black king's: what picks each view's king bucket.
     kings: [u8; 2],
     /// The target for the side to move, from 0 to 1.
     target: f32,
@@ -100,7 +99,6 @@ impl NetData {
         }
         let white_to_move = board.side_to_move() == Color::White;
         let kings = [Color::White, Color::Black].map(|c| board.king(c) as u8);
-        let kings = [kings[0], kings[1] ^ 56];
         let base = match &self.base {
             None => 0.0,
             Some(strong) => {
@@ -185,7 +183,6 @@ pub struct FloatNet {
     /// from every position, and each bucket's own rows learn only how its king changes that.
     /// The engine's net has the sums, one set per bucket. Empty with one king bucket.
     ft_shared: Vec<f32>,
-    king_buckets: usize,
     ft_b: Vec<f32>,
     /// Per output bucket, as [`Network`]'s.
     out_w: Vec<f32>,
@@ -227,25 +224,39 @@ impl FloatNet {
         let mut net = FloatNet {
             ft_w: Vec::new(),
             ft_shared: Vec::new(),
-            king_buckets,
             ft_b: vec![0.0; HIDDEN],
             out_w: (0..buckets * 2 * HIDDEN)
                 .map(|_| uniform(out_bound))
                 .collect(),
             out_b: vec![0.0; buckets],
         };
-        net.set_rows(rows);
+        net.set_rows(rows, king_buckets);
         net
     }
 
-    /// Takes `rows` (one set, INPUTS × HIDDEN) as every king bucket's feature rows: as the
-    /// shared rows beside zero bucket rows when there are several buckets.
-    fn set_rows(&mut self, rows: Vec<f32>) {
-        if self.king_buckets == 1 {
+    /// Takes `rows` (one set, INPUTS × HIDDEN) as every one of `king_buckets` buckets' feature
+    /// rows: as the shared rows beside zero bucket rows when there are several buckets.
+    fn set_rows(&mut self, rows: Vec<f32>, king_buckets: usize) {
+        if king_buckets == 1 {
             self.ft_w = rows;
+            self.ft_shared = Vec::new();
         } else {
-            self.ft_w = vec![0.0; self.king_buckets * INPUTS * HIDDEN];
+            self.ft_w = vec![0.0; king_buckets * INPUTS * HIDDEN];
             self.ft_shared = rows;
+        }
+    }
+
+    /// The number of king buckets: as many as the sets of feature rows.
+    fn king_buckets(&self) -> usize {
+        self.ft_w.len() / (INPUTS * HIDDEN)
+    }
+
+    /// The length of the shared rows for `king_buckets` buckets: none for one.
+    fn shared_len(king_buckets: usize) -> usize {
+        if king_buckets == 1 {
+            0
+        } else {
+            INPUTS * HIDDEN
         }
     }
 
@@ -257,12 +268,7 @@ impl FloatNet {
         let f = |v: &[i16], scale: i32| v.iter().map(|&x| f32::from(x) / scale as f32).collect();
         FloatNet {
             ft_w: f(ft_w, QA),
-            ft_shared: if net.king_buckets() == 1 {
-                Vec::new()
-            } else {
-                vec![0.0; INPUTS * HIDDEN]
-            },
-            king_buckets: net.king_buckets(),
+            ft_shared: vec![0.0; FloatNet::shared_len(net.king_buckets())],
             ft_b: f(ft_b, QA),
             out_w: f(out_w, QB),
             out_b: out_b.iter().map(|&b| b as f32 / (QA * QB) as f32).collect(),
@@ -298,22 +304,15 @@ impl FloatNet {
                 net.king_buckets()
             ));
         }
-        float.king_buckets = king_buckets;
         let rows = std::mem::take(&mut float.ft_w);
-        float.set_rows(rows);
+        float.set_rows(rows, king_buckets);
         Ok(float)
     }
 
     fn zero(buckets: usize, king_buckets: usize) -> FloatNet {
-        let shared = if king_buckets == 1 {
-            0
-        } else {
-            INPUTS * HIDDEN
-        };
         FloatNet {
             ft_w: vec![0.0; king_buckets * INPUTS * HIDDEN],
-            ft_shared: vec![0.0; shared],
-            king_buckets,
+            ft_shared: vec![0.0; FloatNet::shared_len(king_buckets)],
             ft_b: vec![0.0; HIDDEN],
             out_w: vec![0.0; buckets * 2 * HIDDEN],
             out_b: vec![0.0; buckets],
@@ -322,13 +321,13 @@ impl FloatNet {
 
     /// The zero net of this one's shape (gradients, Adam's moments).
     fn zero_like(&self) -> FloatNet {
-        FloatNet::zero(self.buckets(), self.king_buckets)
+        FloatNet::zero(self.buckets(), self.king_buckets())
     }
 
     /// Each view's first feature row: its king bucket's offset.
     fn bucket_rows(&self, x: &NetSample) -> [usize; 2] {
-        x.kings
-            .map(|k| king_bucket(usize::from(k), self.king_buckets) * INPUTS)
+        let [white, black] = x.kings.map(usize::from);
+        view_king_buckets(white, black, self.king_buckets()).map(|k| k * INPUTS)
     }
 
     fn buckets(&self) -> usize {
@@ -616,7 +615,7 @@ pub fn train(
     let mut net = match &cfg.init {
         Some(start) => {
             assert_eq!(
-                (start.buckets(), start.king_buckets),
+                (start.buckets(), start.king_buckets()),
                 (buckets, cfg.king_buckets),
                 "the starting net has the buckets asked for"
             );

@@ -86,6 +86,16 @@ pub fn king_bucket(sq: usize, king_buckets: usize) -> usize {
     }
 }
 
+/// Each view's king bucket (White's, then Black's) with the kings on `white_king` and
+/// `black_king` (0 = a1, as the board has them): Black's view sees its king with the board
+/// flipped, as [`input_index`] sees its pieces.
+pub fn view_king_buckets(white_king: usize, black_king: usize, king_buckets: usize) -> [usize; 2] {
+    [
+        king_bucket(white_king, king_buckets),
+        king_bucket(black_king ^ 56, king_buckets),
+    ]
+}
+
 /// The output bucket of a board with `pieces` pieces (kings included) among `buckets`: equal
 /// ranges of the piece count from 2 to 32, so 8 buckets are 2–5, 6–9, …, 30–32 pieces.
 pub fn output_bucket(pieces: u32, buckets: usize) -> usize {
@@ -375,10 +385,7 @@ impl Network {
                 .next_square()
                 .map_or(0, |sq| sq as usize)
         };
-        [
-            king_bucket(king(0), self.king_buckets),
-            king_bucket(king(1) ^ 56, self.king_buckets),
-        ]
+        view_king_buckets(king(0), king(1), self.king_buckets)
     }
 
     /// Adds (`add`) or removes a piece in both views' sums, whose king buckets are `kings`.
@@ -408,7 +415,11 @@ impl Network {
         for a in &mut acc {
             a.copy_from_slice(&self.ft_bias);
         }
-        let kings = self.view_buckets(&Sums::pieces(board));
+        let kings = view_king_buckets(
+            board.king(Color::White) as usize,
+            board.king(Color::Black) as usize,
+            self.king_buckets,
+        );
         for color in [Color::White, Color::Black] {
             for piece in Piece::ALL {
                 for sq in board.colored_pieces(color, piece) {

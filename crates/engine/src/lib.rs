@@ -156,6 +156,45 @@ mod tests {
         assert_eq!(evaluators("chess").unwrap()[0], "net");
     }
 
+    /// Each ending against a bare king that can be forced is mated within the fifty-move rule
+    /// by both chess evaluators at 20,000 nodes a move, the defender searching as hard. The
+    /// first is the king, rook and bishop that the net drew against Stockfish by the
+    /// fifty-move rule (docs/BENCHMARKS.md), from the position where that game's last capture
+    /// had left it; bishop and knight is the longest of them (at most 33 moves).
+    #[test]
+    fn bare_kings_are_mated_within_fifty_moves() {
+        // (position, the side that mates: First is White)
+        let endings = [
+            ("2B5/1K6/3R4/8/8/8/5k2/8 b - - 0 130", Side::First),
+            ("8/8/8/4k3/8/8/8/4K2R w - - 0 1", Side::First),
+            ("8/8/8/3k4/8/8/8/4K1Q1 w - - 0 1", Side::First),
+            ("8/8/8/3k4/8/8/8/2B1KB2 w - - 0 1", Side::First),
+            ("8/8/8/4k3/8/8/8/2B1KN2 w - - 0 1", Side::First),
+            ("8/8/3k4/8/8/8/8/2b1K1n1 b - - 0 1", Side::Second),
+        ];
+        for eval in ["net", "strong"] {
+            for (fen, winner) in endings {
+                let mut s = open("chess", Some(eval)).unwrap();
+                s.set_position(fen, &[]).unwrap();
+                while s.outcome().is_none() {
+                    let r = s.search(&Limits::nodes(20_000), &mut |_| {}).unwrap();
+                    let Some(mv) = r.best else {
+                        panic!("{eval} {fen}: no move at {} ({r:?})", s.position())
+                    };
+                    s.play(&mv).unwrap();
+                }
+                assert_eq!(
+                    s.winner(),
+                    Some(winner),
+                    "{eval} from {fen}: {:?} at {} after {} plies",
+                    s.outcome(),
+                    s.position(),
+                    s.moves_played()
+                );
+            }
+        }
+    }
+
     /// The solver's line is legal, ends the game, and ends it with the winner and margin it
     /// claims (FFO #1: Black +18). With the exact switch off, the midgame search answers.
     #[test]

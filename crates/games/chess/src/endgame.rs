@@ -1,5 +1,7 @@
 //! Endings the rules make drawn or drawish whatever the material says: the share of a value an
-//! evaluator may keep when one side is ahead there.
+//! evaluator may keep when one side is ahead there ([`scales`]). And the one kind of won ending
+//! valued by rule instead of by the evaluator: mating material against a bare king
+//! ([`mop_up`]).
 //!
 //! An evaluation learnt from games, or fitted to them, sees these endings too rarely to learn
 //! them, and a material count or a network of piece-on-square inputs cannot express "the
@@ -148,6 +150,69 @@ fn rook_pawn_fortress(b: &Board, us: Color, pawns: BitBoard) -> bool {
     wrong && crate::strong::distance(b.king(!us) as usize, queening as usize) <= 1
 }
 
+/// What a won ending against a bare king is worth before the mate is in sight: more than any
+/// other edge the side ahead could keep, and more the nearer the lone king is to an edge (for
+/// bishop and knight, to a corner the bishop covers) and to the other king.
+const MOP_UP_BASE: i32 = 1000;
+
+/// The value, from the side to move, of a position where one side has only its king and the
+/// other no pawns and enough to force mate (a queen, a rook, bishops on both colours, or a
+/// bishop and a knight); None for any other position.
+///
+/// A learnt evaluation sees these endings too rarely to value the progress that wins them: in
+/// duel's games against Stockfish a king, rook and bishop against a bare king was drawn by the
+/// fifty-move rule, the net valuing every position alike at +5.5 while Stockfish saw mate in
+/// five. Engines value such endings by rule (Stockfish's `KXK` and `KBNK`); with this one the
+/// search drives the lone king to the edge at any depth and finds the mate once it is near.
+pub fn mop_up(b: &Board) -> Option<i32> {
+    let lone = [Color::White, Color::Black]
+        .into_iter()
+        .find(|&c| b.colors(c).len() == 1)?;
+    let us = !lone;
+    if !b.colored_pieces(us, Piece::Pawn).is_empty() {
+        return None;
+    }
+    let count = |p: Piece| b.colored_pieces(us, p).len() as i32;
+    let bishops = b.colored_pieces(us, Piece::Bishop);
+    let dark = BitBoard::DARK_SQUARES;
+    let both_colours = !(bishops & dark).is_empty() && !(bishops & !dark).is_empty();
+    let heavy = count(Piece::Queen) + count(Piece::Rook) > 0;
+    let bishop_and_knight = !bishops.is_empty() && count(Piece::Knight) > 0;
+    if !(heavy || both_colours || bishop_and_knight) {
+        return None;
+    }
+    let (theirs, ours) = (b.king(lone) as usize, b.king(us) as usize);
+    let material: i32 = Piece::ALL
+        .iter()
+        .map(|&p| crate::eval::PIECE_VALUES[p as usize] * count(p))
+        .sum();
+    // From 0 in the centre to 6 in a corner: every mate needs an edge.
+    let off_centre = |x: usize| if x < 4 { 3 - x } else { x - 4 } as i32;
+    let (file, rank) = (theirs % 8, theirs / 8);
+    let edge = off_centre(file) + off_centre(rank);
+    let push = if heavy || both_colours {
+        2 * edge
+    } else {
+        // Bishop and knight mate only in a corner the bishop covers: away from the long
+        // diagonal that joins the other two corners (0 on it, 7 in the right corners), so
+        // that a king in a wrong corner is driven along the edge to a right one.
+        let (f, r) = (file as i32, rank as i32);
+        let off_diagonal = if (bishops & dark).is_empty() {
+            (f - r).abs()
+        } else {
+            (7 - f - r).abs()
+        };
+        edge + 2 * off_diagonal
+    };
+    let value =
+        MOP_UP_BASE + material + 25 * push + 20 * (7 - crate::strong::distance(ours, theirs));
+    Some(if b.side_to_move() == us {
+        value
+    } else {
+        -value
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -231,6 +296,65 @@ mod tests {
         assert_eq!(of("r3kb2/8/P7/7P/8/8/8/R2BK3 w - - 0 1"), [FULL, 8]);
         // A passed a-pawn against a pawnless bishop, which cannot win at all.
         assert_eq!(of("4kb2/8/8/8/8/8/P7/3BK3 w - - 0 1"), [24, 0]);
+    }
+
+    fn mop(fen: &str) -> Option<i32> {
+        mop_up(&fen.parse::<Board>().unwrap())
+    }
+
+    #[test]
+    fn a_bare_king_is_driven_to_the_edge_and_the_right_corner() {
+        // Rook against a bare king: more in the corner than in the centre, more with the kings
+        // close; from the lone king's side the same values negated.
+        let centre = mop("8/8/8/3k4/8/8/8/R3K3 w - - 0 1").unwrap();
+        let corner = mop("7k/8/8/8/8/8/8/R3K3 w - - 0 1").unwrap();
+        let close = mop("7k/8/5K2/8/8/8/8/R7 w - - 0 1").unwrap();
+        assert!(MOP_UP_BASE < centre && centre < corner && corner < close);
+        assert_eq!(mop("7k/8/5K2/8/8/8/8/R7 b - - 0 1"), Some(-close));
+        // A queen is worth more than a rook in the same place.
+        assert!(mop("7k/8/5K2/8/8/8/8/1Q6 w - - 0 1").unwrap() > close);
+        // Bishop (dark, c1) and knight: a dark corner (a1, h8) beats a light one (a8), which
+        // beats the centre, and along the edge each step towards a1 counts.
+        let bn = |king: &str| mop(&format!("{king} w - - 0 1")).unwrap();
+        let a1 = bn("8/8/8/8/8/3K4/8/k1B2N2");
+        let a8 = bn("k7/8/8/8/8/3K4/8/2B2N2");
+        let d5 = bn("8/8/8/3k4/8/8/8/2B1KN2");
+        assert!(a1 > a8 && a8 > d5, "{a1} {a8} {d5}");
+        // Down the a-file from a8 to a1 (the attacker's king on d4, bishop h2, knight h4).
+        let edge: Vec<i32> = [
+            "k7/8/8/8/3K3N/8/7B/8",
+            "8/k7/8/8/3K3N/8/7B/8",
+            "8/8/k7/8/3K3N/8/7B/8",
+            "8/8/8/k7/3K3N/8/7B/8",
+            "8/8/8/8/k2K3N/8/7B/8",
+            "8/8/8/8/3K3N/k7/7B/8",
+            "8/8/8/8/3K3N/8/k6B/8",
+            "8/8/8/8/3K3N/8/7B/k7",
+        ]
+        .map(bn)
+        .to_vec();
+        assert!(edge.windows(2).all(|w| w[0] < w[1]), "{edge:?}");
+        // A light bishop (f1) and knight: the light corners instead (a8 before h8).
+        assert!(bn("k7/8/8/8/8/3K4/8/5B1N") > bn("7k/8/8/8/8/3K4/8/5B1N"));
+    }
+
+    #[test]
+    fn no_mop_up_without_a_forced_mate_or_against_more_than_a_king() {
+        for fen in [
+            // Two knights, one bishop, two bishops of one colour: no forced mate.
+            "8/8/8/3k4/8/8/8/1N2KN2 w - - 0 1",
+            "8/8/8/3k4/8/8/8/2B1K3 w - - 0 1",
+            "8/8/8/3k4/8/B7/8/2B1K3 w - - 0 1",
+            // Pawns on the side ahead: the pawns decide, not this rule.
+            "8/8/8/3k4/8/8/P7/R3K3 w - - 0 1",
+            // The defender has a pawn or a piece.
+            "8/8/8/3k4/8/7p/8/R3K3 w - - 0 1",
+            "8/8/8/3k4/8/7n/8/R3K3 w - - 0 1",
+            // King against king.
+            "8/8/8/3k4/8/8/8/4K3 w - - 0 1",
+        ] {
+            assert_eq!(mop(fen), None, "{fen}");
+        }
     }
 
     #[test]

@@ -588,6 +588,9 @@ impl Evaluator<Chess> for Net {
     }
 
     fn evaluate(&self, pos: &Chess) -> i32 {
+        if let Some(v) = crate::endgame::mop_up(pos.board()) {
+            return v;
+        }
         let base = match self.net.base {
             Base::None => 0,
             Base::Strong => self.strong.evaluate(pos),

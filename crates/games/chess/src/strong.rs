@@ -937,6 +937,9 @@ impl Evaluator<Chess> for Strong {
     }
 
     fn evaluate(&self, pos: &Chess) -> i32 {
+        if let Some(v) = crate::endgame::mop_up(pos.board()) {
+            return v;
+        }
         let v = self.white_value(pos);
         match pos.board().side_to_move() {
             Color::White => v,

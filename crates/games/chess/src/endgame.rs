@@ -182,10 +182,6 @@ pub fn mop_up(b: &Board) -> Option<i32> {
         return None;
     }
     let (theirs, ours) = (b.king(lone) as usize, b.king(us) as usize);
-    let material: i32 = Piece::ALL
-        .iter()
-        .map(|&p| crate::eval::PIECE_VALUES[p as usize] * count(p))
-        .sum();
     // From 0 in the centre to 6 in a corner: every mate needs an edge.
     let off_centre = |x: usize| if x < 4 { 3 - x } else { x - 4 } as i32;
     let (file, rank) = (theirs % 8, theirs / 8);
@@ -204,8 +200,10 @@ pub fn mop_up(b: &Board) -> Option<i32> {
         };
         edge + 2 * off_diagonal
     };
-    let value =
-        MOP_UP_BASE + material + 25 * push + 20 * (7 - crate::strong::distance(ours, theirs));
+    let value = MOP_UP_BASE
+        + crate::eval::material(b, us)
+        + 25 * push
+        + 20 * (7 - crate::strong::distance(ours, theirs));
     Some(if b.side_to_move() == us {
         value
     } else {

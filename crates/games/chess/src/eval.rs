@@ -18,7 +18,8 @@ pub const PIECE_VALUES: [i32; 6] = [100, 320, 330, 500, 900, 0];
 const PHASE_WEIGHTS: [i32; 6] = [0, 1, 1, 2, 4, 0];
 const PHASE_MAX: i32 = 24;
 
-fn material(board: &Board, color: Color) -> i32 {
+/// `color`'s material in centipawns ([`PIECE_VALUES`]).
+pub(crate) fn material(board: &Board, color: Color) -> i32 {
     Piece::ALL
         .iter()
         .map(|&p| PIECE_VALUES[p as usize] * board.colored_pieces(color, p).len() as i32)

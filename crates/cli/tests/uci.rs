@@ -317,6 +317,86 @@ fn castling_is_written_king_two_squares_and_read_both_ways() {
     assert!(e.close());
 }
 
+/// `UCI_Chess960`: castling out and in as the king taking its rook, the position's FEN in any
+/// castling-field form, the switch kept across an evaluator change, bad values and the
+/// two-square form refused by name.
+#[test]
+fn chess960_castles_king_takes_rook() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until(|l| l == "uciok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "option name UCI_Chess960 type check default false"),
+        "{lines:?}"
+    );
+    // Scharnagl's table (data/chess/chess960-perft.txt): 37 moves, one a long castling with
+    // the rook on d1, which the king's two-square form would write e1c1.
+    let fen = "1qnrkbbr/1pppppp1/p1n4p/8/P7/1P1N1P2/2PPP1PP/QN1RKBBR w HDhd - 0 9";
+    let perft_moves = |e: &mut Engine| -> Vec<String> {
+        e.send(&format!("position fen {fen}"));
+        e.send("go perft 1");
+        let lines = e.until(|l| l.starts_with("Nodes searched"));
+        assert_eq!(lines.last().unwrap(), "Nodes searched: 37");
+        lines
+            .iter()
+            .filter(|l| l.contains(": ") && !l.starts_with("Nodes"))
+            .filter_map(|l| l.split(':').next().map(str::to_string))
+            .collect()
+    };
+    let standard = perft_moves(&mut e);
+    assert!(standard.contains(&"e1c1".to_string()), "{standard:?}");
+    e.send("setoption name UCI_Chess960 value true");
+    let moves = perft_moves(&mut e);
+    assert!(
+        moves.contains(&"e1d1".to_string()) && !moves.contains(&"e1c1".to_string()),
+        "{moves:?}"
+    );
+    // X-FEN and Shredder-FEN name the same position; after castling the FEN says so.
+    for rights in ["HDhd", "KQkq"] {
+        let fen = fen.replace("HDhd", rights);
+        e.send(&format!("position fen {fen} moves e1d1"));
+        e.send("d");
+        let lines = e.until(|l| l.starts_with("Fen: "));
+        assert_eq!(
+            lines.last().unwrap(),
+            "Fen: 1qnrkbbr/1pppppp1/p1n4p/8/P7/1P1N1P2/2PPP1PP/QNKR1BBR b kq - 1 9"
+        );
+    }
+    // The two-square form is refused, naming the right one; the position is kept.
+    e.send(&format!("position fen {fen} moves e1c1"));
+    let said = e.until(|l| l.starts_with("info string"));
+    assert!(said.last().unwrap().contains("e1d1"), "{said:?}");
+    // A search answers in the same notation, and so does a new evaluator.
+    e.send("setoption name Evaluator value strong");
+    e.send("position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6");
+    e.send("go perft 1");
+    let lines = e.until(|l| l.starts_with("Nodes searched"));
+    assert!(lines.iter().any(|l| l.starts_with("e1h1:")), "{lines:?}");
+    e.send("position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1h1 f8c5");
+    let lines = e.search("go depth 4");
+    let (mv, _) = bestmove(lines.last().unwrap());
+    let mut pos = position(
+        "",
+        &[
+            "e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "e1h1", "f8c5",
+        ],
+    );
+    pos.set_chess960(true);
+    assert!(pos.parse_move(&mv).is_ok(), "{mv}");
+    e.send("setoption name UCI_Chess960 value maybe");
+    let said = e.until(|l| l.starts_with("info string"));
+    assert!(said.last().unwrap().contains("UCI_Chess960"), "{said:?}");
+    e.send("setoption name UCI_Chess960 value false");
+    e.send("position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6");
+    e.send("go perft 1");
+    let lines = e.until(|l| l.starts_with("Nodes searched"));
+    assert!(lines.iter().any(|l| l.starts_with("e1g1:")), "{lines:?}");
+    e.ready();
+    assert!(e.close());
+}
+
 #[test]
 fn perft_extension_matches_the_published_count() {
     let mut e = Engine::start();

@@ -38,6 +38,14 @@ pub enum EngineError {
         /// The evaluator.
         eval: &'static str,
     },
+    /// The game has no on/off option of this name.
+    #[error("{game} has no switch '{name}'")]
+    UnknownSwitch {
+        /// The game.
+        game: &'static str,
+        /// The name as given.
+        name: String,
+    },
     /// The algorithm name is not one duel knows (or not one this operation accepts).
     #[error("unknown algorithm '{name}' (known algorithms: {known})")]
     UnknownAlgorithm {

@@ -38,6 +38,14 @@ pub trait Supported: Game {
     /// The depth `analyze` and `play` search to when the user gives no limit.
     const DEFAULT_DEPTH: u32;
 
+    /// The game's on/off options beyond the search's, by the names GUIs set them with (chess:
+    /// `UCI_Chess960`); none by default.
+    const SWITCHES: &'static [&'static str] = &[];
+
+    /// Turns `name`, one of [`Supported::SWITCHES`], on or off for this position; the
+    /// positions played from it keep it.
+    fn set_switch(&mut self, _name: &str, _on: bool) {}
+
     /// The board as text, one line per row, each ending in a newline.
     fn diagram(&self) -> String;
 
@@ -298,6 +306,15 @@ impl Supported for Chess {
     // (at depth 4 they barely did), and still about half a second.
     const BENCH_DEPTH: u32 = 10;
     const DEFAULT_DEPTH: u32 = 6;
+
+    /// Chess960 notation: castling written as the king taking its rook.
+    const SWITCHES: &'static [&'static str] = &["UCI_Chess960"];
+
+    fn set_switch(&mut self, name: &str, on: bool) {
+        if name == "UCI_Chess960" {
+            self.set_chess960(on);
+        }
+    }
 
     fn diagram(&self) -> String {
         Chess::diagram(self)

@@ -59,6 +59,12 @@ pub trait Session: Send {
     /// Number of moves played since the position was set (what `undo` can take back).
     fn moves_played(&self) -> usize;
 
+    /// The game's on/off options ([`Supported::SWITCHES`]: chess's `UCI_Chess960`).
+    fn switches(&self) -> &'static [&'static str];
+    /// Turns one of [`Session::switches`] (its name in any case) on or off, for the current
+    /// position and every position set after it.
+    fn set_switch(&mut self, name: &str, on: bool) -> Result<(), EngineError>;
+
     /// The engine search's options.
     fn config(&self) -> &SearchConfig;
     /// Changes the engine search's options (a new TT size reallocates the table).
@@ -124,6 +130,8 @@ pub struct GameSession<G: Game, E: Evaluator<G>> {
     played: Vec<G::Move>,
     eval: E,
     searcher: Searcher<G, E>,
+    /// The switches turned on, applied to every position the session sets.
+    switches: Vec<&'static str>,
 }
 
 impl<G: Supported, E: Evaluator<G>> GameSession<G, E> {
@@ -134,6 +142,7 @@ impl<G: Supported, E: Evaluator<G>> GameSession<G, E> {
             played: Vec::new(),
             searcher: Searcher::new(eval.clone(), G::search_config()),
             eval,
+            switches: Vec::new(),
         }
     }
 
@@ -208,6 +217,10 @@ impl<G: Supported, E: Evaluator<G>> Session for GameSession<G, E> {
         } else {
             G::from_text(text)?
         };
+        // Before the moves: a switch may change how they are written (Chess960 castling).
+        for name in &self.switches {
+            pos.set_switch(name, true);
+        }
         for (i, m) in moves.iter().enumerate() {
             let mv = pos.parse_move(m).map_err(|reason| EngineError::MoveList {
                 index: i + 1,
@@ -222,6 +235,25 @@ impl<G: Supported, E: Evaluator<G>> Session for GameSession<G, E> {
 
     fn position(&self) -> String {
         self.pos.to_text()
+    }
+
+    fn switches(&self) -> &'static [&'static str] {
+        G::SWITCHES
+    }
+
+    fn set_switch(&mut self, name: &str, on: bool) -> Result<(), EngineError> {
+        let Some(&known) = G::SWITCHES.iter().find(|s| s.eq_ignore_ascii_case(name)) else {
+            return Err(EngineError::UnknownSwitch {
+                game: G::NAME,
+                name: name.to_string(),
+            });
+        };
+        self.switches.retain(|&s| s != known);
+        if on {
+            self.switches.push(known);
+        }
+        self.pos.set_switch(known, on);
+        Ok(())
     }
 
     fn diagram(&self) -> String {

@@ -200,6 +200,8 @@ struct Uci {
     searches: Arc<AtomicU64>,
     /// The net file `EvalFile` named, for the evaluator `net` (None: the built-in net).
     eval_file: Option<std::path::PathBuf>,
+    /// The game's switches turned on (`UCI_Chess960`), for every session the loop opens.
+    switches: Vec<&'static str>,
 }
 
 /// `EvalFile`'s default and the value that returns to the built-in net.
@@ -218,6 +220,7 @@ impl Uci {
             debug: false,
             searches: Arc::new(AtomicU64::new(0)),
             eval_file: None,
+            switches: Vec::new(),
         })
     }
 
@@ -255,7 +258,7 @@ impl Uci {
                 Err(_) => {
                     self.error("the search thread failed; the engine was reset");
                     match open(self.opts.game, None) {
-                        Ok(s) => self.session = Some(s),
+                        Ok(s) => self.session = Some(self.switched(s)),
                         Err(e) => self.error(e),
                     }
                 }
@@ -297,6 +300,39 @@ impl Uci {
         }
     }
 
+    /// `session` with the switches turned on that this loop has.
+    fn switched(&self, mut session: Box<dyn Session>) -> Box<dyn Session> {
+        for name in &self.switches {
+            // The names came from a session of the same game.
+            if let Err(e) = session.set_switch(name, true) {
+                self.error(e);
+            }
+        }
+        session
+    }
+
+    /// Sets a switch (`UCI_Chess960`) from its option value.
+    fn set_switch(&mut self, name: &'static str, value: Option<&str>) -> Result<(), String> {
+        let on = match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+            Some("true") => true,
+            Some("false") => false,
+            v => {
+                return Err(format!(
+                    "option '{name}' takes true or false, not '{}'",
+                    v.unwrap_or("")
+                ))
+            }
+        };
+        if let Some(s) = self.session.as_mut() {
+            s.set_switch(name, on).map_err(|e| e.to_string())?;
+        }
+        self.switches.retain(|&s| s != name);
+        if on {
+            self.switches.push(name);
+        }
+        Ok(())
+    }
+
     fn options(&self) -> Vec<Reply> {
         let spin = |name: &str, default: i64, min: i64, max: i64| Reply::Option {
             name: name.into(),
@@ -324,6 +360,13 @@ impl Uci {
                 },
             },
         ];
+        let switches = self.session.as_ref().map_or(&[][..], |s| s.switches());
+        for name in switches {
+            options.push(Reply::Option {
+                name: name.to_string(),
+                kind: OptionKind::Check { default: false },
+            });
+        }
         if evals.contains(&"net") {
             options.push(Reply::Option {
                 name: "EvalFile".into(),
@@ -375,7 +418,14 @@ impl Uci {
             }
             "evaluator" => self.set_evaluator(value.unwrap_or("")),
             "evalfile" => self.set_eval_file(value.unwrap_or("").trim()),
-            _ => Err(format!("no such option '{name}'")),
+            _ => match self
+                .session
+                .as_ref()
+                .and_then(|s| s.switches().iter().find(|s| s.eq_ignore_ascii_case(name)))
+            {
+                Some(&switch) => self.set_switch(switch, value),
+                None => Err(format!("no such option '{name}'")),
+            },
         };
         if let Err(e) = result {
             self.error(e);
@@ -399,7 +449,8 @@ impl Uci {
             .eval_file
             .as_deref()
             .filter(|_| name.trim().eq_ignore_ascii_case("net"));
-        let mut fresh = open_with(self.opts.game, Some(name), file).map_err(|e| e.to_string())?;
+        let fresh = open_with(self.opts.game, Some(name), file).map_err(|e| e.to_string())?;
+        let mut fresh = self.switched(fresh);
         fresh.set_config(old.config().clone());
         fresh
             .set_position(&old.position(), &[])

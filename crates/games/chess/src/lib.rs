@@ -9,7 +9,10 @@
 //!   the fifty-move rule, insufficient material and stalemate;
 //! - move text in UCI long algebraic notation, castling written king-two-squares (`e1g1`) as
 //!   every GUI expects, though `cozy-chess` plays it as king-takes-rook (`e1h1`); both are
-//!   accepted on input;
+//!   accepted on input. In Chess960 notation ([`Chess::set_chess960`], UCI's `UCI_Chess960`)
+//!   castling is king-takes-rook both ways;
+//! - FEN read with the castling field as standard (`KQkq`), Shredder-FEN (`HAha`) or X-FEN, and
+//!   written as X-FEN ([`parse_fen`]), so every Chess960 position reads back as it was;
 //! - [`Chess::san`], standard algebraic notation for the terminal and PGN, and
 //!   [`Chess::parse_san`] to read it back;
 //! - the founding texts' evaluations: [`Material`] (material balance) and [`Pst`] (material
@@ -67,6 +70,10 @@ pub struct Chess {
     /// position repeated after this point is a draw at its first repetition, since the side
     /// that could avoid it did not.
     search_root: usize,
+    /// Chess960 notation (UCI's `UCI_Chess960`): castling written as the king taking its own
+    /// rook, the only unambiguous form when the king may start next to it. The rules are the
+    /// same either way: `cozy-chess` plays any start position.
+    chess960: bool,
 }
 
 impl PartialEq for Chess {
@@ -88,7 +95,20 @@ impl Chess {
             board,
             history: Vec::new(),
             search_root: usize::MAX,
+            chess960: false,
         }
+    }
+
+    /// Switches Chess960 notation on or off: castling is then written, and must be given, as
+    /// the king taking its own rook (`e1h1`), as UCI's `UCI_Chess960` asks. The position and
+    /// its rules do not change; off, castling is the king's two-square move (`e1g1`).
+    pub fn set_chess960(&mut self, on: bool) {
+        self.chess960 = on;
+    }
+
+    /// Whether Chess960 notation is on ([`Chess::set_chess960`]).
+    pub fn is_chess960(&self) -> bool {
+        self.chess960
     }
 
     /// The board as text, rank 8 first, White's pieces in capitals, then the files.
@@ -142,9 +162,14 @@ impl Chess {
         false
     }
 
-    /// The UCI text of a move as GUIs expect it: castling as the king's two-square move.
+    /// The UCI text of a move as GUIs expect it: castling as the king's two-square move, or in
+    /// Chess960 notation as the king taking its rook.
     fn uci(&self, mv: Move) -> String {
-        let mv = self.king_step_castle(mv);
+        let mv = if self.chess960 {
+            mv
+        } else {
+            self.king_step_castle(mv)
+        };
         let mut s = format!("{}{}", mv.from, mv.to);
         if let Some(p) = mv.promotion {
             s.push(piece_char(p));
@@ -184,6 +209,103 @@ impl Chess {
         });
         out
     }
+}
+
+/// A board from a FEN whose castling field may take any of the three forms GUIs write:
+/// standard (`KQkq`: the rooks on the a- and h-files), Shredder-FEN (each castling rook's
+/// file, `HAha`) and X-FEN (`KQkq` for the outermost rook on a side, the file only for an
+/// inner one), the last two for Chess960 positions.
+pub fn parse_fen(fen: &str) -> Result<Board, cozy_chess::FenParseError> {
+    match Board::from_fen(fen, false) {
+        Err(cozy_chess::FenParseError::InvalidCastlingRights) => from_xfen(fen),
+        other => other,
+    }
+}
+
+/// [`parse_fen`] for a castling field that is not the standard form: each `K`/`Q` made the
+/// file of the outermost rook on that side of the king, then read as Shredder-FEN.
+fn from_xfen(fen: &str) -> Result<Board, cozy_chess::FenParseError> {
+    let invalid = cozy_chess::FenParseError::InvalidCastlingRights;
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    if fields.len() < 3 {
+        return Err(invalid);
+    }
+    let mut bare = fields.clone();
+    bare[2] = "-";
+    let board = Board::from_fen(&bare.join(" "), false)?;
+    let mut rights = String::new();
+    for c in fields[2].chars() {
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let file = match c.to_ascii_lowercase() {
+            side @ ('k' | 'q') => outermost_rook(&board, color, side == 'k').ok_or(invalid)?,
+            f @ 'a'..='h' => File::try_from(f).map_err(|_| invalid)?,
+            _ => return Err(invalid),
+        };
+        let letter = char::from(file);
+        rights.push(if color == Color::White {
+            letter.to_ascii_uppercase()
+        } else {
+            letter
+        });
+    }
+    let mut shredder = fields;
+    shredder[2] = &rights;
+    Board::from_fen(&shredder.join(" "), true)
+}
+
+/// The file of `color`'s rook on its back rank furthest from its king on the short (`short`)
+/// or long side, if the king stands on that rank and such a rook exists.
+fn outermost_rook(board: &Board, color: Color, short: bool) -> Option<File> {
+    let back = Rank::First.relative_to(color);
+    let king = board.king(color);
+    if king.rank() != back {
+        return None;
+    }
+    let rooks = board.colored_pieces(color, Piece::Rook) & back.bitboard();
+    let files = rooks.into_iter().map(|sq| sq.file());
+    if short {
+        files.filter(|&f| f > king.file()).max()
+    } else {
+        files.filter(|&f| f < king.file()).min()
+    }
+}
+
+/// The FEN of a board in X-FEN: the standard `KQkq` wherever it names the castling rook
+/// unambiguously (always in standard chess), the rook's file otherwise, so that every
+/// Chess960 position reads back as it was.
+fn fen(board: &Board) -> String {
+    let mut rights = String::new();
+    for color in [Color::White, Color::Black] {
+        let r = board.castle_rights(color);
+        for (file, short) in [(r.short, true), (r.long, false)] {
+            let Some(file) = file else { continue };
+            let c = if outermost_rook(board, color, short) == Some(file) {
+                if short {
+                    'k'
+                } else {
+                    'q'
+                }
+            } else {
+                char::from(file)
+            };
+            rights.push(if color == Color::White {
+                c.to_ascii_uppercase()
+            } else {
+                c
+            });
+        }
+    }
+    if rights.is_empty() {
+        rights.push('-');
+    }
+    let text = board.to_string();
+    let mut fields: Vec<&str> = text.split(' ').collect();
+    fields[2] = &rights;
+    fields.join(" ")
 }
 
 /// The hash of a board: `cozy-chess`'s without the en-passant part, plus our en-passant key
@@ -384,7 +506,7 @@ impl Game for Chess {
 
     fn hash_from_scratch(&self) -> u64 {
         // Re-parsing the FEN rebuilds cozy-chess's hash from the pieces.
-        let fresh: Board = self.board.to_string().parse().expect("own FEN parses");
+        let fresh = parse_fen(&self.to_text()).expect("own FEN parses");
         position_hash(&fresh)
     }
 
@@ -409,21 +531,33 @@ impl Game for Chess {
         if legal.contains(&mv) {
             return Ok(mv);
         }
-        // The king's two-square castling move, written as GUIs write it.
+        // The king's two-square castling move, written as GUIs write it. Not in Chess960
+        // notation, where the king may castle onto a square it could also step to.
         if let Some(&c) = legal
             .iter()
             .find(|&&m| self.is_castle(m) && self.king_step_castle(m) == mv)
         {
-            return Ok(c);
+            if !self.chess960 {
+                return Ok(c);
+            }
+            return Err(MoveError::illegal(
+                text,
+                format!(
+                    "in Chess960 notation (UCI_Chess960) castling is the king taking its own \
+                     rook: {} in {}",
+                    self.uci(c),
+                    self.to_text()
+                ),
+            ));
         }
         Err(MoveError::illegal(
             text,
-            format!("no legal move goes so in {}", self.board),
+            format!("no legal move goes so in {}", self.to_text()),
         ))
     }
 
     fn to_text(&self) -> String {
-        self.board.to_string()
+        fen(&self.board)
     }
 
     fn from_text(text: &str) -> Result<Self, PositionError> {
@@ -433,8 +567,7 @@ impl Game for Chess {
         } else {
             t
         };
-        let board: Board = fen
-            .parse()
+        let board = parse_fen(fen)
             .map_err(|e| PositionError::new(Self::NAME, text, format!("bad FEN: {e}")))?;
         Ok(Chess::from_board(board))
     }

@@ -173,6 +173,10 @@ pub fn pgn(
             tag("Result", result);
         }
     }
+    // The name lichess and most GUIs read; a Chess960 game's start is in the FEN tag.
+    if start.is_chess960() {
+        tag("Variant", "Chess960");
+    }
     let fen = start.to_text();
     if fen != crate::START_FEN {
         tag("SetUp", "1");

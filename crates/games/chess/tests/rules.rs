@@ -5,40 +5,17 @@ use duel_chess::{perft, perft_divide, pgn, Chess};
 use duel_core::conformance::check_game;
 use duel_core::{Game, MoveError, Outcome};
 
+mod perft_table;
+
 const PERFT: &str = include_str!("../../../../data/chess/perft.txt");
 const WAC: &str = include_str!("../../../../data/chess/wac.epd");
 
-/// (FEN, [(depth, leaves)]) from data/chess/perft.txt.
 fn perft_table() -> Vec<(String, Vec<(u32, u64)>)> {
-    PERFT
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| {
-            let mut parts = l.split(';');
-            let fen = parts.next().unwrap().trim().to_string();
-            let counts = parts
-                .map(|p| {
-                    let (d, n) = p.trim().split_once(' ').unwrap();
-                    (d[1..].parse().unwrap(), n.parse().unwrap())
-                })
-                .collect();
-            (fen, counts)
-        })
-        .collect()
+    perft_table::table(PERFT)
 }
 
 fn check_perft(max_leaves: u64, min_leaves: u64) {
-    let mut checked = 0;
-    for (fen, counts) in perft_table() {
-        let pos = Chess::from_text(&fen).unwrap();
-        for (d, n) in counts {
-            if n <= max_leaves && n > min_leaves {
-                assert_eq!(perft(pos.board(), d), n, "{fen} depth {d}");
-                checked += 1;
-            }
-        }
-    }
-    assert!(checked > 0);
+    perft_table::check(PERFT, max_leaves, min_leaves);
 }
 
 /// Every table entry up to 5 M leaves (depths 1–4, and 5 for the small ones).

@@ -51,6 +51,10 @@ pub struct MatchArgs {
     /// 50 centipawns of level).
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=40))]
     pub opening_plies: u32,
+    /// Chess960 (Fischer Random): each opening starts from one of the 960 starts, drawn by the
+    /// seed, and both engines get `UCI_Chess960` (UCI engines only).
+    #[arg(long)]
+    pub chess960: bool,
 }
 
 fn parse_option(text: &str) -> Result<(String, String), String> {
@@ -134,12 +138,28 @@ pub fn play_match(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
         Some(n) => TimeControl::per_move_nodes(n),
         None => a.tc,
     };
+    let (mut first, mut second) = (first, second);
+    if a.chess960 {
+        for (spec, which) in [(&mut first, "first"), (&mut second, "second")] {
+            if spec.protocol != Protocol::Uci {
+                bail!("--chess960 needs UCI engines: the {which} engine speaks xboard");
+            }
+            if !spec
+                .options
+                .iter()
+                .any(|(k, _)| k.eq_ignore_ascii_case("UCI_Chess960"))
+            {
+                spec.options.push(("UCI_Chess960".into(), "true".into()));
+            }
+        }
+    }
     let count = (a.games as usize).div_ceil(2);
     let judge = std::cell::RefCell::new(duel_engine::open("chess", None)?);
     let openings = random_openings(
         count,
         a.opening_plies as usize,
         a.seed,
+        a.chess960,
         |pos, moves| plausible(judge.borrow_mut().as_mut(), &pos.to_text(), moves),
         |pos| balanced(judge.borrow_mut().as_mut(), &pos.to_text()),
     );
@@ -158,12 +178,13 @@ pub fn play_match(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
     };
     writeln!(
         out,
-        "{} vs {}: {} games at {}, {} openings of {} plies (seed {})",
+        "{} vs {}: {} games at {}, {} {}openings of {} plies (seed {})",
         first.command.join(" "),
         second.command.join(" "),
         a.games,
         tc.describe(),
         openings.len(),
+        if a.chess960 { "Chess960 " } else { "" },
         a.opening_plies,
         a.seed
     )?;

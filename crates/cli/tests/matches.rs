@@ -8,7 +8,12 @@ use common::duel;
 /// Runs a two-game match against `second` (with `extra` flags); checks the report and the PGN
 /// file.
 fn two_games(second: &str, protocol: &str, extra: &[&str]) {
-    let dir = std::env::temp_dir().join(format!("duel-match-{}-{protocol}", std::process::id()));
+    // One directory per call: the tests of this file run side by side.
+    let dir = std::env::temp_dir().join(format!(
+        "duel-match-{}-{protocol}{}",
+        std::process::id(),
+        extra.concat()
+    ));
     std::fs::create_dir_all(&dir).unwrap();
     let pgn = dir.join("games.pgn");
     let _ = std::fs::remove_file(&pgn);
@@ -34,6 +39,11 @@ fn two_games(second: &str, protocol: &str, extra: &[&str]) {
     assert!(last.starts_with("result: "), "{out}");
     let text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(text.matches("[Event ").count(), 2, "{text}");
+    if extra.contains(&"--chess960") {
+        assert_eq!(text.matches("[Variant \"Chess960\"]").count(), 2, "{text}");
+        let fens: Vec<&str> = text.lines().filter(|l| l.starts_with("[FEN ")).collect();
+        assert!(fens.len() == 2 && fens[0] == fens[1], "{text}");
+    }
     // Both games start from the same opening, colours swapped.
     let whites: Vec<&str> = text.lines().filter(|l| l.starts_with("[White ")).collect();
     let blacks: Vec<&str> = text.lines().filter(|l| l.starts_with("[Black ")).collect();
@@ -47,6 +57,39 @@ fn a_short_match_against_itself() {
     two_games(&me, "uci", &[]);
     // By nodes per move: no clock, so the same games every time.
     two_games(&me, "uci", &["--nodes", "3000"]);
+}
+
+/// Chess960: both games from the same Chess960 start (named in the PGN), every move of them
+/// legal there in Chess960 notation.
+#[test]
+fn a_short_chess960_match_against_itself() {
+    let me = format!("{} uci", env!("CARGO_BIN_EXE_duel"));
+    two_games(
+        &me,
+        "uci",
+        &["--chess960", "--nodes", "3000", "--seed", "5"],
+    );
+    let (out, err, ok) = duel(&[
+        "match",
+        "--second",
+        &me,
+        "--games",
+        "2",
+        "--nodes",
+        "2000",
+        "--chess960",
+    ]);
+    assert!(ok && out.contains("Chess960 openings"), "{out}\n{err}");
+    // An xboard engine is refused before any game.
+    let (_, err, ok) = duel(&[
+        "match",
+        "--second",
+        &me,
+        "--second-protocol",
+        "xboard",
+        "--chess960",
+    ]);
+    assert!(!ok && err.contains("xboard"), "{err}");
 }
 
 #[test]

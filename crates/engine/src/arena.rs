@@ -362,10 +362,11 @@ impl Engine {
         }
     }
 
-    /// Asks for a move at `moves` (UCI text from the start), with the clocks (white, black)
+    /// Asks for a move at `moves` (UCI text from `start`), with the clocks (white, black)
     /// and the mover's flag falling at `deadline`.
     fn think(
         &mut self,
+        start: &Chess,
         moves: &[String],
         clocks: [Duration; 2],
         tc: TimeControl,
@@ -374,10 +375,16 @@ impl Engine {
         let white_to_move = moves.len().is_multiple_of(2);
         match self.protocol {
             Protocol::Uci => {
-                let position = if moves.is_empty() {
+                let fen = start.to_text();
+                let base = if fen == duel_chess::START_FEN {
                     "position startpos".to_string()
                 } else {
-                    format!("position startpos moves {}", moves.join(" "))
+                    format!("position fen {fen}")
+                };
+                let position = if moves.is_empty() {
+                    base
+                } else {
+                    format!("{base} moves {}", moves.join(" "))
                 };
                 self.send(&position)?;
                 let go = match tc.nodes {
@@ -596,21 +603,31 @@ pub struct Played {
 /// repetition draw unless something is wrong).
 const MAX_PLIES: usize = 600;
 
-/// Plays one game: `white` and `black` from `opening` (moves in UCI from the standard start).
+/// Plays one game: `white` and `black` from `opening`.
 fn play_game(
     engines: [&mut Engine; 2],
-    opening: &[String],
+    opening: &Opening,
     tc: TimeControl,
     round: usize,
     date: &str,
 ) -> Result<Played, String> {
     let [white, black] = engines;
+    let start = opening.start.clone();
+    for e in [&*white, &*black] {
+        // An xboard engine would need `variant fischerandom` and `setboard`: not spoken here.
+        if e.protocol == Protocol::Xboard && start.to_text() != duel_chess::START_FEN {
+            return Err(format!(
+                "{}: an xboard engine gets only the standard start here, not {}",
+                e.name,
+                start.to_text()
+            ));
+        }
+    }
     white.new_game(tc)?;
     black.new_game(tc)?;
-    let start = Chess::start();
     let mut pos = start.clone();
     let mut moves: Vec<Move> = Vec::new();
-    for m in opening {
+    for m in &opening.moves {
         let mv = pos
             .parse_move(m)
             .map_err(|e| format!("opening move {m}: {e}"))?;
@@ -651,7 +668,7 @@ fn play_game(
         };
         let me = side as usize;
         let t0 = Instant::now();
-        let answer = engine.think(&uci_moves, clocks, tc, t0 + clocks[me])?;
+        let answer = engine.think(&start, &uci_moves, clocks, tc, t0 + clocks[me])?;
         let used = t0.elapsed();
         let text = match answer {
             Answer::Move(text, thought) if used <= clocks[me] => {
@@ -783,6 +800,16 @@ impl Tally {
     }
 }
 
+/// A match opening: where the game starts (the standard start, or a Chess960 start with
+/// Chess960 notation on) and the moves played from there, in that position's notation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Opening {
+    /// The start position.
+    pub start: Chess,
+    /// The moves from it, in UCI text.
+    pub moves: Vec<String>,
+}
+
 /// A match: `games` games between `first` and `second` at `tc`, openings taken in turn from
 /// `openings` (each played twice, colours swapped), every game reported to `on_game`.
 pub fn run_match(
@@ -790,7 +817,7 @@ pub fn run_match(
     second: &EngineSpec,
     tc: TimeControl,
     games: usize,
-    openings: &[Vec<String>],
+    openings: &[Opening],
     mut on_game: impl FnMut(usize, &Played, &Tally),
 ) -> Result<Tally, String> {
     if openings.is_empty() {
@@ -825,23 +852,34 @@ pub fn run_match(
 }
 
 /// Openings for a match: `count` distinct move sequences of `plies` random moves from the
-/// start (seeded), each move drawn from what `plausible` keeps of the legal moves (all of them
-/// if it keeps none), each sequence kept only if `balanced` accepts the position it reaches (a
+/// start (seeded; with `chess960`, from one of the 960 Chess960 starts, drawn too, in Chess960
+/// notation), each move drawn from what `plausible` keeps of the legal moves (all of them if
+/// it keeps none), each sequence kept only if `balanced` accepts the position it reaches (a
 /// shallow search within a small margin, say), so that no game starts decided.
 pub fn random_openings(
     count: usize,
     plies: usize,
     seed: u64,
+    chess960: bool,
     mut plausible: impl FnMut(&Chess, &mut Vec<Move>),
     mut balanced: impl FnMut(&Chess) -> bool,
-) -> Vec<Vec<String>> {
+) -> Vec<Opening> {
     let mut rng = duel_core::SplitMix64::new(seed);
-    let mut out: Vec<Vec<String>> = Vec::new();
+    let mut out: Vec<Opening> = Vec::new();
     let mut moves = Vec::new();
     let mut tries = 0;
     while out.len() < count && tries < count * 200 {
         tries += 1;
-        let mut pos = Chess::start();
+        let start = if chess960 {
+            // Scharnagl's numbering, 0..960; 518 is the standard start.
+            let n = rng.below(960) as u32;
+            let mut s = Chess::from_board(duel_chess::cozy_chess::Board::chess960_startpos(n));
+            s.set_chess960(true);
+            s
+        } else {
+            Chess::start()
+        };
+        let mut pos = start.clone();
         let mut line = Vec::new();
         for _ in 0..plies {
             pos.generate_moves(&mut moves);
@@ -857,9 +895,13 @@ pub fn random_openings(
             line.push(pos.format_move(mv));
             pos.play(mv);
         }
-        if line.len() == plies && pos.outcome().is_none() && !out.contains(&line) && balanced(&pos)
+        let opening = Opening { start, moves: line };
+        if opening.moves.len() == plies
+            && pos.outcome().is_none()
+            && !out.contains(&opening)
+            && balanced(&pos)
         {
-            out.push(line);
+            out.push(opening);
         }
     }
     out
@@ -965,18 +1007,18 @@ mod tests {
 
     #[test]
     fn openings_are_distinct_legal_and_reproducible() {
-        let a = random_openings(20, 6, 7, |_, _| {}, |_| true);
+        let a = random_openings(20, 6, 7, false, |_, _| {}, |_| true);
         assert_eq!(a.len(), 20);
-        assert_eq!(a, random_openings(20, 6, 7, |_, _| {}, |_| true));
+        assert_eq!(a, random_openings(20, 6, 7, false, |_, _| {}, |_| true));
         // Kept to pawn moves, every opening move is a pawn's.
         let pawns = |pos: &Chess, moves: &mut Vec<Move>| {
             moves.retain(|m| {
                 pos.board().piece_on(m.from) == Some(duel_chess::cozy_chess::Piece::Pawn)
             })
         };
-        for line in random_openings(5, 4, 1, pawns, |_| true) {
+        for opening in random_openings(5, 4, 1, false, pawns, |_| true) {
             let mut pos = Chess::start();
-            for m in &line {
+            for m in &opening.moves {
                 let mv = pos.parse_move(m).unwrap();
                 assert_eq!(
                     pos.board().piece_on(mv.from),
@@ -985,16 +1027,43 @@ mod tests {
                 pos.play(mv);
             }
         }
-        for line in &a {
+        for opening in &a {
+            assert_eq!(opening.start, Chess::start());
             let mut pos = Chess::start();
-            for m in line {
+            for m in &opening.moves {
                 let mv = pos.parse_move(m).unwrap();
                 pos.play(mv);
             }
         }
-        let mut sorted = a.clone();
+        let mut sorted: Vec<&Vec<String>> = a.iter().map(|o| &o.moves).collect();
         sorted.sort();
         sorted.dedup();
         assert_eq!(sorted.len(), a.len());
+    }
+
+    /// Chess960 openings start from Chess960 starts (several of them, by the seed), in
+    /// Chess960 notation, and their moves are legal from there.
+    #[test]
+    fn chess960_openings_start_anywhere() {
+        let a = random_openings(20, 4, 9, true, |_, _| {}, |_| true);
+        assert_eq!(a.len(), 20);
+        assert_eq!(a, random_openings(20, 4, 9, true, |_, _| {}, |_| true));
+        let mut starts: Vec<String> = a.iter().map(|o| o.start.to_text()).collect();
+        starts.sort();
+        starts.dedup();
+        assert!(starts.len() >= 15, "{starts:?}");
+        for opening in &a {
+            let mut pos = opening.start.clone();
+            assert!(pos.is_chess960());
+            // Pawns on the second and seventh ranks, pieces behind them, mirrored.
+            let text = pos.to_text();
+            let rows: Vec<&str> = text.split(' ').next().unwrap().split('/').collect();
+            assert_eq!((rows[1], rows[6]), ("pppppppp", "PPPPPPPP"));
+            assert_eq!(rows[0].to_ascii_uppercase(), rows[7]);
+            for m in &opening.moves {
+                let mv = pos.parse_move(m).unwrap();
+                pos.play(mv);
+            }
+        }
     }
 }

@@ -25,6 +25,11 @@ pub struct PositionArgs {
     /// Moves to play after --position, in the game's notation, separated by spaces or commas.
     #[arg(long, value_name = "MOVES")]
     pub moves: Option<String>,
+    /// Chess960 (chess only): castling written, and read, as the king taking its own rook
+    /// (`e1h1`); with a number, the Chess960 start of that number (Scharnagl's, 0 to 959; 518
+    /// is the standard start), or `random` for one drawn at random.
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "")]
+    pub chess960: Option<String>,
 }
 
 impl PositionArgs {
@@ -37,7 +42,19 @@ impl PositionArgs {
             .split(|c: char| c == ',' || c.is_whitespace())
             .filter(|m| !m.is_empty())
             .collect();
-        s.set_position(&self.position, &moves).with_context(|| {
+        let mut position = self.position.clone();
+        if let Some(start) = &self.chess960 {
+            s.set_switch("UCI_Chess960", true).context("--chess960")?;
+            if !start.is_empty() {
+                if !position.is_empty() {
+                    anyhow::bail!(
+                        "--chess960 {start} and --position both give the start: give one"
+                    );
+                }
+                position = chess960_start(start)?;
+            }
+        }
+        s.set_position(&position, &moves).with_context(|| {
             if moves.is_empty() {
                 format!("bad --position '{}'", self.position)
             } else {
@@ -147,6 +164,27 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
         return Err(format!("time '{text}' must be positive"));
     }
     Ok(Duration::from_secs_f64(secs))
+}
+
+/// The FEN of Chess960 start `start`: Scharnagl's number 0 to 959, or `random`.
+fn chess960_start(start: &str) -> Result<String> {
+    let n = if start == "random" {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        duel_core::SplitMix64::new(nanos).below(960) as u32
+    } else {
+        match start.parse::<u32>() {
+            Ok(n) if n < 960 => n,
+            _ => anyhow::bail!(
+                "--chess960 takes a start number from 0 to 959 or 'random', not '{start}'"
+            ),
+        }
+    };
+    let board = duel_chess::cozy_chess::Board::chess960_startpos(n);
+    Ok(duel_core::Game::to_text(&duel_chess::Chess::from_board(
+        board,
+    )))
 }
 
 #[cfg(test)]

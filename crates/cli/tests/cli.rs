@@ -99,6 +99,42 @@ fn perft_connect4_matches_the_table() {
     assert_eq!(field(&out, "leaves:"), (7 * 7 - 1).to_string());
 }
 
+/// `--chess960`: a start by its number (518 is the standard one), castling written as the
+/// king taking its rook, and the refusals.
+#[test]
+fn chess960_flag() {
+    let out = duel(&["perft", "chess", "4", "--chess960", "518"]).success();
+    assert_eq!(field(&out, "leaves:"), "197281");
+    // Scharnagl's table (data/chess/chess960-perft.txt): the long castling is e1d1 here.
+    let fen = "1qnrkbbr/1pppppp1/p1n4p/8/P7/1P1N1P2/2PPP1PP/QN1RKBBR w HDhd - 0 9";
+    let out = duel(&[
+        "perft",
+        "chess",
+        "1",
+        "--divide",
+        "--chess960",
+        "--position",
+        fen,
+    ])
+    .success();
+    assert_eq!(field(&out, "leaves:"), "37");
+    assert!(out.contains("e1d1") && !out.contains("e1c1"), "{out}");
+    for (args, says) in [
+        (&["perft", "chess", "1", "--chess960", "960"][..], "959"),
+        (&["perft", "chess", "1", "--chess960", "x"][..], "'x'"),
+        (
+            &["perft", "chess", "1", "--chess960", "5", "--position", fen][..],
+            "give one",
+        ),
+        (
+            &["perft", "connect4", "1", "--chess960"][..],
+            "UCI_Chess960",
+        ),
+    ] {
+        duel(args).failure(&[says]);
+    }
+}
+
 #[test]
 fn perft_prints_consistent_units() {
     let out = duel(&["perft", "connect4", "7"]).success();

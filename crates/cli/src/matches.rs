@@ -124,12 +124,12 @@ pub fn play_match(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
             vec![exe.to_string_lossy().into_owned(), "uci".into()]
         }
     };
-    let first = EngineSpec {
+    let mut first = EngineSpec {
         command: first,
         options: a.first_options.clone(),
         protocol: a.first_protocol,
     };
-    let second = EngineSpec {
+    let mut second = EngineSpec {
         command: command_line(&a.second, "second")?,
         options: a.second_options.clone(),
         protocol: a.second_protocol,
@@ -138,7 +138,6 @@ pub fn play_match(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
         Some(n) => TimeControl::per_move_nodes(n),
         None => a.tc,
     };
-    let (mut first, mut second) = (first, second);
     if a.chess960 {
         for (spec, which) in [(&mut first, "first"), (&mut second, "second")] {
             if spec.protocol != Protocol::Uci {

@@ -204,6 +204,18 @@ struct Uci {
     switches: Vec<&'static str>,
 }
 
+/// A check option's value: `true` or `false` (in any case), else an error naming the option.
+fn check_value(name: &str, value: Option<&str>) -> Result<bool, String> {
+    match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+        Some("true") => Ok(true),
+        Some("false") => Ok(false),
+        v => Err(format!(
+            "option '{name}' takes true or false, not '{}'",
+            v.unwrap_or("")
+        )),
+    }
+}
+
 /// `EvalFile`'s default and the value that returns to the built-in net.
 const EVAL_FILE_BUILT_IN: &str = "<built-in>";
 
@@ -313,16 +325,7 @@ impl Uci {
 
     /// Sets a switch (`UCI_Chess960`) from its option value.
     fn set_switch(&mut self, name: &'static str, value: Option<&str>) -> Result<(), String> {
-        let on = match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
-            Some("true") => true,
-            Some("false") => false,
-            v => {
-                return Err(format!(
-                    "option '{name}' takes true or false, not '{}'",
-                    v.unwrap_or("")
-                ))
-            }
-        };
+        let on = check_value(name, value)?;
         if let Some(s) = self.session.as_mut() {
             s.set_switch(name, on).map_err(|e| e.to_string())?;
         }
@@ -402,14 +405,8 @@ impl Uci {
             "move overhead" => spin(0, OVERHEAD_MAX).map(|n| {
                 self.overhead = Duration::from_millis(n as u64);
             }),
-            "ponder" => match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
-                // Only a hint that the GUI may send `go ponder`; nothing to set.
-                Some("true") | Some("false") => Ok(()),
-                v => Err(format!(
-                    "option 'Ponder' takes true or false, not '{}'",
-                    v.unwrap_or("")
-                )),
-            },
+            // Only a hint that the GUI may send `go ponder`; nothing to set.
+            "ponder" => check_value("Ponder", value).map(|_| ()),
             "clear hash" => {
                 if let Some(s) = self.session.as_mut() {
                     s.new_game();

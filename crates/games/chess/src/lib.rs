@@ -245,16 +245,19 @@ fn from_xfen(fen: &str) -> Result<Board, cozy_chess::FenParseError> {
             f @ 'a'..='h' => File::try_from(f).map_err(|_| invalid)?,
             _ => return Err(invalid),
         };
-        let letter = char::from(file);
-        rights.push(if color == Color::White {
-            letter.to_ascii_uppercase()
-        } else {
-            letter
-        });
+        rights.push(in_case(color, char::from(file)));
     }
     let mut shredder = fields;
     shredder[2] = &rights;
     Board::from_fen(&shredder.join(" "), true)
+}
+
+/// A castling-field letter in `color`'s case (White's upper).
+fn in_case(color: Color, c: char) -> char {
+    match color {
+        Color::White => c.to_ascii_uppercase(),
+        Color::Black => c.to_ascii_lowercase(),
+    }
 }
 
 /// The file of `color`'s rook on its back rank furthest from its king on the short (`short`)
@@ -292,11 +295,7 @@ fn fen(board: &Board) -> String {
             } else {
                 char::from(file)
             };
-            rights.push(if color == Color::White {
-                c.to_ascii_uppercase()
-            } else {
-                c
-            });
+            rights.push(in_case(color, c));
         }
     }
     if rights.is_empty() {

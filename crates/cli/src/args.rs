@@ -166,6 +166,23 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(secs))
 }
 
+/// An engine option, `NAME=VALUE`.
+pub fn parse_option(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.trim().to_string())),
+        _ => Err(format!("'{text}' is not NAME=VALUE")),
+    }
+}
+
+/// An engine's command line, split at whitespace; `what` names it in the error.
+pub fn command_line(text: &str, what: &str) -> Result<Vec<String>> {
+    let words: Vec<String> = text.split_whitespace().map(str::to_string).collect();
+    if words.is_empty() {
+        anyhow::bail!("the {what} engine's command is empty");
+    }
+    Ok(words)
+}
+
 /// The FEN of Chess960 start `start`: Scharnagl's number 0 to 959, or `random`.
 fn chess960_start(start: &str) -> Result<String> {
     let n = if start == "random" {

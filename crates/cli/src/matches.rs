@@ -5,6 +5,8 @@
 use std::io::Write;
 
 use anyhow::{bail, Context, Result};
+
+use crate::args::{command_line, parse_option};
 use clap::Args;
 use duel_core::Game;
 use duel_engine::arena::{random_openings, run_match, EngineSpec, Protocol, TimeControl};
@@ -55,21 +57,6 @@ pub struct MatchArgs {
     /// seed, and both engines get `UCI_Chess960` (UCI engines only).
     #[arg(long)]
     pub chess960: bool,
-}
-
-fn parse_option(text: &str) -> Result<(String, String), String> {
-    match text.split_once('=') {
-        Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.trim().to_string())),
-        _ => Err(format!("'{text}' is not NAME=VALUE")),
-    }
-}
-
-fn command_line(text: &str, what: &str) -> Result<Vec<String>> {
-    let words: Vec<String> = text.split_whitespace().map(str::to_string).collect();
-    if words.is_empty() {
-        bail!("the {what} engine's command is empty");
-    }
-    Ok(words)
 }
 
 /// How far below the best move an opening move may be.

@@ -9,7 +9,9 @@ use clap::Args;
 use duel_chess::Chess;
 use duel_core::Game;
 
-use crate::args::{EngineArgs, LimitArgs};
+use duel_engine::arena::{Analyst, EngineSpec, Probe, Protocol};
+
+use crate::args::{command_line, parse_option, EngineArgs, LimitArgs};
 
 /// Flags of `duel suite`.
 #[derive(Debug, Args)]
@@ -23,6 +25,18 @@ pub struct SuiteArgs {
     /// Print only the unsolved positions and the total.
     #[arg(long)]
     pub quiet: bool,
+    /// Run the suite with another engine instead of duel, for a figure side by side: its
+    /// command line (e.g. `/usr/games/stockfish`). duel's own --eval and --eval-file do not
+    /// apply; give the engine's options with --engine-option.
+    #[arg(long = "engine", value_name = "CMD", conflicts_with_all = ["eval", "eval_file"])]
+    pub program: Option<String>,
+    /// The other engine's protocol: uci or xboard (an xboard engine needs `setboard`, and
+    /// takes a time or a depth, not nodes).
+    #[arg(long, value_name = "PROTOCOL", default_value = "uci", value_parser = Protocol::parse, requires = "program")]
+    pub engine_protocol: Protocol,
+    /// An option for the other engine, NAME=VALUE (repeatable), e.g. Hash=16.
+    #[arg(long = "engine-option", value_name = "NAME=VALUE", value_parser = parse_option, requires = "program")]
+    pub engine_options: Vec<(String, String)>,
 }
 
 /// One position of a suite.
@@ -84,20 +98,16 @@ pub fn suite(a: &SuiteArgs, out: &mut dyn Write) -> Result<()> {
         .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
         .map(|(i, l)| parse_epd(l, i + 1))
         .collect::<Result<Vec<_>>>()?;
-    let mut session = a.engine.open("chess")?;
-    let limits = a.limits.limits(session.as_ref());
+    let mut tested = Tested::open(a)?;
     let mut solved = 0;
     let mut nodes = 0;
     let mut time = std::time::Duration::ZERO;
     for p in &problems {
-        session.set_position(&p.fen, &[])?;
-        // Each position on its own, as if it were the first: no table from the last one.
-        session.new_game();
-        let r = session.search(&limits, &mut |_| {})?;
-        let mv = r.best.clone().unwrap_or_default();
+        let r = tested.choose(p)?;
+        let mv = r.best.unwrap_or_else(|| "-".into());
         let ok = (p.best.is_empty() || p.best.contains(&mv)) && !p.avoid.contains(&mv);
         solved += usize::from(ok);
-        nodes += r.stats.nodes;
+        nodes += r.nodes.unwrap_or(0);
         time += r.time;
         if !ok || !a.quiet {
             let want = if p.best.is_empty() {
@@ -105,15 +115,28 @@ pub fn suite(a: &SuiteArgs, out: &mut dyn Write) -> Result<()> {
             } else {
                 p.best.join(" ")
             };
+            let depth = r.depth.map_or("-".into(), |d| d.to_string());
+            let effort = match r.nodes {
+                Some(n) => format!("nodes {n}"),
+                None => format!("time {:.3} s", r.time.as_secs_f64()),
+            };
             writeln!(
                 out,
-                "{:<10} {} {mv:<6} (want {want}) depth {} nodes {}",
+                "{:<10} {} {mv:<6} (want {want}) depth {depth} {effort}",
                 p.id,
                 if ok { "ok  " } else { "FAIL" },
-                r.depth,
-                r.stats.nodes
             )?;
         }
+    }
+    if let Tested::Other(analyst, _) = &tested {
+        writeln!(
+            out,
+            "solved {solved}/{} by {} ({:.1} s)",
+            problems.len(),
+            analyst.name(),
+            time.as_secs_f64()
+        )?;
+        return Ok(());
     }
     writeln!(
         out,
@@ -123,6 +146,77 @@ pub fn suite(a: &SuiteArgs, out: &mut dyn Write) -> Result<()> {
         time.as_secs_f64()
     )?;
     Ok(())
+}
+
+/// The engine a suite runs with: duel's own search, or another engine over its protocol.
+enum Tested {
+    Duel(Box<dyn duel_engine::Session>, duel_engine::Limits),
+    Other(Analyst, Probe),
+}
+
+/// What the tested engine chose in one position.
+struct Answer {
+    best: Option<String>,
+    depth: Option<u32>,
+    /// duel's count; another engine's is not read.
+    nodes: Option<u64>,
+    time: std::time::Duration,
+}
+
+impl Tested {
+    fn open(a: &SuiteArgs) -> Result<Tested> {
+        let Some(cmd) = &a.program else {
+            let session = a.engine.open("chess")?;
+            let limits = a.limits.limits(session.as_ref());
+            return Ok(Tested::Duel(session, limits));
+        };
+        let spec = EngineSpec {
+            command: command_line(cmd, "tested")?,
+            options: a.engine_options.clone(),
+            protocol: a.engine_protocol,
+        };
+        let mut probe = Probe {
+            depth: a.limits.depth,
+            nodes: a.limits.nodes,
+            time: a.limits.time,
+        };
+        if probe == Probe::default() {
+            // duel's own default for chess, so that a bare run of either compares.
+            probe.depth = Some(a.engine.open("chess")?.default_depth());
+        }
+        let analyst = Analyst::start(&spec).map_err(anyhow::Error::msg)?;
+        Ok(Tested::Other(analyst, probe))
+    }
+
+    fn choose(&mut self, p: &Problem) -> Result<Answer> {
+        match self {
+            Tested::Duel(session, limits) => {
+                session.set_position(&p.fen, &[])?;
+                // Each position on its own, as if it were the first: no table from the last one.
+                session.new_game();
+                let r = session.search(limits, &mut |_| {})?;
+                Ok(Answer {
+                    best: r.best.clone(),
+                    depth: Some(r.depth),
+                    nodes: Some(r.stats.nodes),
+                    time: r.time,
+                })
+            }
+            Tested::Other(analyst, probe) => {
+                let pos = Chess::from_text(&p.fen)?;
+                let c = analyst
+                    .choose(&pos, *probe)
+                    .map_err(anyhow::Error::msg)
+                    .with_context(|| p.id.clone())?;
+                Ok(Answer {
+                    best: c.best,
+                    depth: c.depth,
+                    nodes: None,
+                    time: c.time,
+                })
+            }
+        }
+    }
 }
 
 #[cfg(test)]

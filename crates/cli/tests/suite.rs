@@ -56,3 +56,97 @@ fn bad_suites_are_refused() {
     let (_, err, ok) = duel(&["suite", "/no/such/suite.epd"]);
     assert!(!ok && err.contains("/no/such/suite.epd"), "{err}");
 }
+
+/// The engine's move in each position, from the suite's per-position lines.
+fn moves_of(out: &str) -> Vec<String> {
+    out.lines()
+        .filter(|l| l.contains("(want"))
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .collect()
+}
+
+/// `--engine` runs the suite through another engine's protocol. With duel itself behind UCI,
+/// at the same depth, every answer is the one the built-in run gives (one thread, a fresh
+/// table for each position on both sides).
+#[test]
+fn another_engine_over_uci_gives_the_same_answers() {
+    let epd = "\
+2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id \"WAC.001\";
+8/7p/5k2/5p2/p1p2P2/Pr1pPK2/1P1R3P/8 b - - bm Rxb2; id \"WAC.002\";
+5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - bm Rg3; id \"WAC.003\";
+r5k1/5ppp/8/8/8/8/5PPP/1R4K1 w - - am Rb8+; id \"avoid\";
+";
+    let path = temp_file("other.epd", epd);
+    let file = path.to_str().unwrap();
+    let (own, err, ok) = duel(&["suite", file, "--depth", "7"]);
+    assert!(ok, "{own}{err}");
+    let exe = format!("{} uci", env!("CARGO_BIN_EXE_duel"));
+    let (other, err, ok) = duel(&["suite", file, "--depth", "7", "--engine", &exe]);
+    assert!(ok, "{other}{err}");
+    assert_eq!(moves_of(&own).len(), 4, "{own}");
+    assert_eq!(moves_of(&own), moves_of(&other), "{own}\n{other}");
+    let count = |out: &str| {
+        out.lines()
+            .last()
+            .unwrap()
+            .split(' ')
+            .nth(1)
+            .map(String::from)
+    };
+    assert_eq!(count(&own), count(&other));
+    assert!(other.contains(" by duel"), "{other}");
+    let _ = std::fs::remove_file(path);
+}
+
+#[test]
+fn another_engine_is_refused_with_the_reason() {
+    let path = temp_file("one.epd", "4k3/8/8/8/8/8/8/R3K3 w Q - bm Ra8+;\n");
+    let file = path.to_str().unwrap();
+    for (args, says) in [
+        (vec!["--engine", "/no/such/engine"], "/no/such/engine"),
+        (vec!["--engine", "x", "--eval", "net"], "--eval"),
+        (vec!["--engine-option", "Hash=1"], "--engine"),
+        (vec!["--engine", "x", "--engine-protocol", "cecp2"], "cecp2"),
+    ] {
+        let mut all = vec!["suite", file, "--depth", "2"];
+        all.extend(args);
+        let (_, err, ok) = duel(&all);
+        assert!(!ok && err.contains(says), "{all:?}: {err}");
+    }
+    // An xboard engine without `setboard` cannot be given a position, and none takes nodes.
+    if let Some(fairymax) = ["/usr/games/fairymax", "/usr/bin/fairymax"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists())
+    {
+        let xboard = ["--engine", fairymax, "--engine-protocol", "xboard"];
+        let (_, err, ok) = duel(&[&["suite", file, "--depth", "2"][..], &xboard].concat());
+        assert!(!ok && err.contains("setboard"), "{err}");
+        let (_, err, ok) = duel(&[&["suite", file, "--nodes", "100"][..], &xboard].concat());
+        assert!(!ok && err.contains("nodes"), "{err}");
+    } else {
+        eprintln!(
+            "skipped an xboard refusal: fairymax is not installed (scripts/install-engines.sh)"
+        );
+    }
+    let _ = std::fs::remove_file(path);
+}
+
+/// An xboard engine that has `setboard` is given each position that way.
+#[test]
+fn an_xboard_engine_solves_a_position() {
+    let Some(phalanx) = ["/usr/games/phalanx", "/usr/bin/phalanx"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists())
+    else {
+        eprintln!("skipped: phalanx is not installed (scripts/install-engines.sh installs it)");
+        return;
+    };
+    let epd = "r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - bm Qxh7+; id \"WAC.004\";\n";
+    let path = temp_file("xboard.epd", epd);
+    let args = ["suite", path.to_str().unwrap(), "--depth", "5"];
+    let xboard = ["--engine", phalanx, "--engine-protocol", "xboard"];
+    let (out, err, ok) = duel(&[&args[..], &xboard].concat());
+    assert!(ok, "{out}{err}");
+    assert!(out.contains("solved 1/1 by Phalanx"), "{out}");
+    let _ = std::fs::remove_file(path);
+}

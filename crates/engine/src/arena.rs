@@ -219,6 +219,8 @@ struct Engine {
     usermove: bool,
     /// xboard: `ping N` is answered by `pong N` (the xboard `isready`).
     ping: bool,
+    /// xboard: `setboard FEN` is understood (feature `setboard=1`).
+    setboard: bool,
     /// xboard: how many moves of the game the engine already has.
     synced: usize,
 }
@@ -262,6 +264,7 @@ impl Engine {
             protocol: spec.protocol,
             usermove: false,
             ping: false,
+            setboard: false,
             synced: 0,
         };
         if spec.protocol == Protocol::Xboard {
@@ -309,6 +312,7 @@ impl Engine {
                             "myname" => self.name = v.clone(),
                             "usermove" => self.usermove = v == "1",
                             "ping" => self.ping = v == "1",
+                            "setboard" => self.setboard = v == "1",
                             "done" => done = v == "1",
                             _ => {}
                         }
@@ -422,6 +426,11 @@ impl Engine {
                 self.synced = moves.len() + 1;
             }
         }
+        self.answer(deadline)
+    }
+
+    /// Reads the engine's thinking until its move, its resignation or `deadline`.
+    fn answer(&mut self, deadline: Instant) -> Result<Answer, String> {
         let mut thought = Thought::default();
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
@@ -556,6 +565,139 @@ impl Drop for Engine {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// How long an engine may search one position of a test suite: any of depth, nodes and time
+/// (at least one).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Probe {
+    /// Plies (UCI `go depth`, xboard `sd`).
+    pub depth: Option<u32>,
+    /// Nodes (UCI `go nodes`; xboard has no node limit).
+    pub nodes: Option<u64>,
+    /// Time (UCI `go movetime`, xboard `st`).
+    pub time: Option<Duration>,
+}
+
+/// An engine's choice in one position of a test suite.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Choice {
+    /// The move in UCI text, or None if the engine resigned instead.
+    pub best: Option<String>,
+    /// The depth of the last value it reported, if it reported one.
+    pub depth: Option<u32>,
+    /// Time from the search command to the answer.
+    pub time: Duration,
+}
+
+/// How long past its time limit, or past this long with only a depth or node limit, an engine
+/// may search a suite position before it is told to move now.
+const PROBE_GRACE: Duration = Duration::from_secs(5);
+const PROBE_UNTIMED: Duration = Duration::from_secs(600);
+
+/// Another engine (UCI or xboard) asked for its move in one position after another, as
+/// `duel suite --engine` does: each position a new game, nothing kept from the last.
+pub struct Analyst(Engine);
+
+impl Analyst {
+    /// Starts the engine and sends its options.
+    pub fn start(spec: &EngineSpec) -> Result<Analyst, String> {
+        Engine::start(spec).map(Analyst)
+    }
+
+    /// The name the engine gave (`id name`, `feature myname`), or its command line.
+    pub fn name(&self) -> &str {
+        &self.0.name
+    }
+
+    /// The engine's move in `pos` (a standard-chess position) within `probe`.
+    pub fn choose(&mut self, pos: &Chess, probe: Probe) -> Result<Choice, String> {
+        let e = &mut self.0;
+        let fen = pos.to_text();
+        match e.protocol {
+            Protocol::Uci => {
+                e.send("ucinewgame")?;
+                e.ready()?;
+                e.send(&format!("position fen {fen}"))?;
+                let mut go = "go".to_string();
+                if let Some(d) = probe.depth {
+                    go += &format!(" depth {d}");
+                }
+                if let Some(n) = probe.nodes {
+                    go += &format!(" nodes {n}");
+                }
+                if let Some(t) = probe.time {
+                    go += &format!(" movetime {}", t.as_millis().max(1));
+                }
+                e.send(&go)?;
+            }
+            Protocol::Xboard => {
+                if probe.nodes.is_some() {
+                    return Err(format!(
+                        "{}: an xboard engine cannot be limited by nodes; use a time or a depth",
+                        e.name
+                    ));
+                }
+                if !e.setboard {
+                    return Err(format!(
+                        "{}: the engine does not declare `feature setboard=1`, so it cannot be \
+                         given a position",
+                        e.name
+                    ));
+                }
+                for line in ["new", "force", "post"] {
+                    e.send(line)?;
+                }
+                e.send(&format!("setboard {fen}"))?;
+                if let Some(d) = probe.depth {
+                    e.send(&format!("sd {d}"))?;
+                }
+                if let Some(t) = probe.time {
+                    // Whole seconds where they are whole: older engines read `st` as an integer.
+                    let secs = t.as_secs_f64();
+                    if secs.fract() == 0.0 {
+                        e.send(&format!("st {}", t.as_secs()))?;
+                    } else {
+                        e.send(&format!("st {secs}"))?;
+                    }
+                }
+                e.ready()?;
+                e.send("go")?;
+            }
+        }
+        let t0 = Instant::now();
+        let patience = probe.time.map_or(PROBE_UNTIMED, |t| t + PROBE_GRACE);
+        let mut answer = e.answer(t0 + patience)?;
+        if answer == Answer::Late {
+            // Past its limit and then some: ask for the move now (UCI `stop`, xboard `?`).
+            e.send(if e.protocol == Protocol::Uci {
+                "stop"
+            } else {
+                "?"
+            })?;
+            answer = e.answer(Instant::now() + HANDSHAKE)?;
+        }
+        let time = t0.elapsed();
+        let (best, depth) = match answer {
+            Answer::Move(text, thought) => {
+                let mv = read_move(pos, &text)
+                    .map_err(|err| format!("{}: an illegal move {text} in {fen}: {err}", e.name))?;
+                (Some(pos.format_move(mv)), thought.depth)
+            }
+            Answer::Resign => (None, None),
+            Answer::Late => {
+                return Err(format!(
+                    "{}: no move in {fen} even when told to move",
+                    e.name
+                ))
+            }
+        };
+        if e.protocol == Protocol::Xboard {
+            // It played its move on its own board: out of the game before the next position.
+            e.send("force")?;
+        }
+        Ok(Choice { best, depth, time })
     }
 }
 

@@ -5,12 +5,12 @@
 use std::io::Write;
 
 use anyhow::{bail, Context, Result};
-
-use crate::args::{command_line, parse_option};
 use clap::Args;
 use duel_core::Game;
 use duel_engine::arena::{random_openings, run_match, EngineSpec, Protocol, TimeControl};
 use duel_engine::{Limits, Session};
+
+use crate::args::{command_line, parse_option};
 
 /// Flags of `duel match`.
 #[derive(Debug, Args)]

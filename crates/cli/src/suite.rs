@@ -8,8 +8,8 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use duel_chess::Chess;
 use duel_core::Game;
-
-use duel_engine::arena::{Analyst, EngineSpec, Probe, Protocol};
+use duel_engine::arena::{Analyst, EngineSpec, Protocol};
+use duel_engine::{Limits, Session};
 
 use crate::args::{command_line, parse_option, EngineArgs, LimitArgs};
 
@@ -150,8 +150,8 @@ pub fn suite(a: &SuiteArgs, out: &mut dyn Write) -> Result<()> {
 
 /// The engine a suite runs with: duel's own search, or another engine over its protocol.
 enum Tested {
-    Duel(Box<dyn duel_engine::Session>, duel_engine::Limits),
-    Other(Analyst, Probe),
+    Duel(Box<dyn Session>, Limits),
+    Other(Analyst, Limits),
 }
 
 /// What the tested engine chose in one position.
@@ -165,9 +165,10 @@ struct Answer {
 
 impl Tested {
     fn open(a: &SuiteArgs) -> Result<Tested> {
+        // duel's session also gives the default limit, so that a bare run of either compares.
+        let session = a.engine.open("chess")?;
+        let limits = a.limits.limits(session.as_ref());
         let Some(cmd) = &a.program else {
-            let session = a.engine.open("chess")?;
-            let limits = a.limits.limits(session.as_ref());
             return Ok(Tested::Duel(session, limits));
         };
         let spec = EngineSpec {
@@ -175,17 +176,8 @@ impl Tested {
             options: a.engine_options.clone(),
             protocol: a.engine_protocol,
         };
-        let mut probe = Probe {
-            depth: a.limits.depth,
-            nodes: a.limits.nodes,
-            time: a.limits.time,
-        };
-        if probe == Probe::default() {
-            // duel's own default for chess, so that a bare run of either compares.
-            probe.depth = Some(a.engine.open("chess")?.default_depth());
-        }
         let analyst = Analyst::start(&spec).map_err(anyhow::Error::msg)?;
-        Ok(Tested::Other(analyst, probe))
+        Ok(Tested::Other(analyst, limits))
     }
 
     fn choose(&mut self, p: &Problem) -> Result<Answer> {
@@ -202,10 +194,10 @@ impl Tested {
                     time: r.time,
                 })
             }
-            Tested::Other(analyst, probe) => {
+            Tested::Other(analyst, limits) => {
                 let pos = Chess::from_text(&p.fen)?;
                 let c = analyst
-                    .choose(&pos, *probe)
+                    .choose(&pos, limits)
                     .map_err(anyhow::Error::msg)
                     .with_context(|| p.id.clone())?;
                 Ok(Answer {

@@ -13,6 +13,8 @@ use std::time::{Duration, Instant};
 use duel_chess::{Chess, Move};
 use duel_core::{Game, Outcome, Side};
 
+use crate::Limits;
+
 /// The protocol an engine speaks.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Protocol {
@@ -568,18 +570,6 @@ impl Drop for Engine {
     }
 }
 
-/// How long an engine may search one position of a test suite: any of depth, nodes and time
-/// (at least one).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Probe {
-    /// Plies (UCI `go depth`, xboard `sd`).
-    pub depth: Option<u32>,
-    /// Nodes (UCI `go nodes`; xboard has no node limit).
-    pub nodes: Option<u64>,
-    /// Time (UCI `go movetime`, xboard `st`).
-    pub time: Option<Duration>,
-}
-
 /// An engine's choice in one position of a test suite.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Choice {
@@ -611,8 +601,9 @@ impl Analyst {
         &self.0.name
     }
 
-    /// The engine's move in `pos` (a standard-chess position) within `probe`.
-    pub fn choose(&mut self, pos: &Chess, probe: Probe) -> Result<Choice, String> {
+    /// The engine's move in `pos` (a standard-chess position) within `limits` (UCI `go depth`,
+    /// `nodes`, `movetime`; xboard `sd`, `st`, and no node limit).
+    pub fn choose(&mut self, pos: &Chess, limits: &Limits) -> Result<Choice, String> {
         let e = &mut self.0;
         let fen = pos.to_text();
         match e.protocol {
@@ -621,19 +612,19 @@ impl Analyst {
                 e.ready()?;
                 e.send(&format!("position fen {fen}"))?;
                 let mut go = "go".to_string();
-                if let Some(d) = probe.depth {
+                if let Some(d) = limits.depth {
                     go += &format!(" depth {d}");
                 }
-                if let Some(n) = probe.nodes {
+                if let Some(n) = limits.nodes {
                     go += &format!(" nodes {n}");
                 }
-                if let Some(t) = probe.time {
+                if let Some(t) = limits.time {
                     go += &format!(" movetime {}", t.as_millis().max(1));
                 }
                 e.send(&go)?;
             }
             Protocol::Xboard => {
-                if probe.nodes.is_some() {
+                if limits.nodes.is_some() {
                     return Err(format!(
                         "{}: an xboard engine cannot be limited by nodes; use a time or a depth",
                         e.name
@@ -650,10 +641,10 @@ impl Analyst {
                     e.send(line)?;
                 }
                 e.send(&format!("setboard {fen}"))?;
-                if let Some(d) = probe.depth {
+                if let Some(d) = limits.depth {
                     e.send(&format!("sd {d}"))?;
                 }
-                if let Some(t) = probe.time {
+                if let Some(t) = limits.time {
                     // Whole seconds where they are whole: older engines read `st` as an integer.
                     let secs = t.as_secs_f64();
                     if secs.fract() == 0.0 {
@@ -667,7 +658,7 @@ impl Analyst {
             }
         }
         let t0 = Instant::now();
-        let patience = probe.time.map_or(PROBE_UNTIMED, |t| t + PROBE_GRACE);
+        let patience = limits.time.map_or(PROBE_UNTIMED, |t| t + PROBE_GRACE);
         let mut answer = e.answer(t0 + patience)?;
         if answer == Answer::Late {
             // Past its limit and then some: ask for the move now (UCI `stop`, xboard `?`).

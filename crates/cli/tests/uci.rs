@@ -453,6 +453,46 @@ fn finished_games_answer_bestmove_none() {
     assert!(e.close());
 }
 
+/// A position only a draw rule has ended (threefold repetition, the fifty-move rule, bare
+/// kings) still gets a legal move, as from Stockfish: the GUI declares such draws, and one
+/// that asks anyway would take `bestmove (none)` for a forfeit.
+#[test]
+fn drawn_by_rule_positions_still_get_a_move() {
+    let mut e = Engine::start();
+    for position in [
+        "startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8",
+        "fen 4k3/8/8/8/8/8/4P3/4K3 w - - 100 80",
+        "fen 8/8/8/8/8/8/8/KB5k w - - 0 1",
+    ] {
+        e.send(&format!("position {position}"));
+        let lines = e.search("go depth 4");
+        let last = lines.last().unwrap();
+        let mv = last
+            .strip_prefix("bestmove ")
+            .and_then(|r| r.split_whitespace().next())
+            .unwrap();
+        assert_ne!(mv, "(none)", "{position}: {lines:?}");
+        if position.contains("4P3") {
+            // Only a pawn move resets the count: every other move draws at once.
+            assert!(["e2e3", "e2e4"].contains(&mv), "{position}: {mv}");
+        }
+        let info = infos(&lines).last().unwrap().to_string();
+        assert!(info.contains(&format!(" pv {mv}")), "{position}: {info}");
+    }
+    // Bare kings: whatever is played, the value is a draw.
+    e.send("position fen 8/8/8/8/8/8/8/K6k w - - 0 1");
+    let lines = e.search("go depth 3");
+    assert!(
+        lines.last().unwrap().starts_with("bestmove a1"),
+        "{lines:?}"
+    );
+    assert!(
+        infos(&lines).last().unwrap().contains("score cp 0 "),
+        "{lines:?}"
+    );
+    assert!(e.close());
+}
+
 #[test]
 fn infinite_search_answers_only_after_stop() {
     let mut e = Engine::start();
@@ -528,6 +568,17 @@ fn clock_and_movetime_searches_answer() {
         let (mv, _) = bestmove(lines.last().unwrap());
         assert_legal_line(&Chess::start(), &[&mv]);
     }
+    // Only the other side's clock: said, and answered at once as with no time left, not
+    // searched until a `stop` that a GUI so confused may never send.
+    let lines = e.search("go btime 60000 binc 1000");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error") && l.contains("not wtime")),
+        "{lines:?}"
+    );
+    let (mv, _) = bestmove(lines.last().unwrap());
+    assert_legal_line(&Chess::start(), &[&mv]);
     assert!(e.close());
 }
 
@@ -693,6 +744,27 @@ fn malformed_input_is_reported_and_the_engine_stays_usable() {
     let lines = e.search("go depth 3");
     let (mv, _) = bestmove(lines.last().unwrap());
     assert_legal_line(&position("", &["d2d4"]), &[&mv]);
+    assert!(e.close());
+}
+
+/// A search that has answered is over: the next `position` is checked at once, as with no
+/// search before it, so its refusal is said even when another `position` follows at once
+/// (it was kept unseen, and then replaced, until the next command took the session back).
+#[test]
+fn a_position_after_an_answer_is_refused_at_once() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    e.search("go depth 2");
+    e.send("position startpos moves e2e4 e7e5 e1g1");
+    e.send("position startpos moves e2e4 e7e5");
+    let lines = e.until(|l| l.starts_with("info string error"));
+    assert!(
+        lines.last().unwrap().contains("'e1g1' is not legal"),
+        "{lines:?}"
+    );
+    let lines = e.search("go depth 2");
+    let (mv, _) = bestmove(lines.last().unwrap());
+    assert_legal_line(&position("", &["e2e4", "e7e5"]), &[&mv]);
     assert!(e.close());
 }
 

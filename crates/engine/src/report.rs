@@ -79,8 +79,10 @@ pub fn per_second(count: u64, time: Duration) -> u64 {
 
 /// A line of moves from `pos`, each written in the position it is played from. Stops at the
 /// first move that is not legal there (a PV never has one, but the text must not panic).
+/// Legal as the search saw it: from its root, which a draw rule alone does not end.
 pub(crate) fn line_text<G: Game>(pos: &G, line: &[G::Move]) -> Vec<String> {
     let mut p = pos.clone();
+    p.begin_search();
     let mut moves = Vec::new();
     let mut out = Vec::with_capacity(line.len());
     for &mv in line {

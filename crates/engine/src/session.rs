@@ -193,8 +193,13 @@ impl<G: Supported, E: Evaluator<G>> GameSession<G, E> {
         }
     }
 
+    /// Refuses a search of a finished game, as the search itself would see its root: a
+    /// position that only a draw rule has ended (chess's repetition, fifty-move rule or bare
+    /// kings) is searched, since an engine asked for a move there must give one.
     fn check_in_progress(&self) -> Result<(), EngineError> {
-        match self.pos.outcome() {
+        let mut root = self.pos.clone();
+        root.begin_search();
+        match root.outcome() {
             Some(o) => Err(EngineError::GameOver(o)),
             None => Ok(()),
         }

@@ -117,6 +117,9 @@ struct Control {
     mate: Option<u32>,
     /// Number of this search, so that a timer left from a finished search stops nothing.
     id: u64,
+    /// Set just before the `bestmove` goes out: the worker has nothing left to do but hand the
+    /// session back.
+    answered: AtomicBool,
     /// The last iteration's best move and value, and how many iterations the move has
     /// stayed the best: what the soft limit is scaled by ([`soft_scale`]).
     trend: Mutex<Trend>,
@@ -494,6 +497,16 @@ impl Uci {
                 return false;
             }
             Command::Position(p) => {
+                // After the `bestmove`, the search is over: take the session back at once, so
+                // the position is checked (and refused, if it must be) as it would be with no
+                // search before it, not kept to be replaced unseen by the next one.
+                if self
+                    .running
+                    .as_ref()
+                    .is_some_and(|r| r.control.answered.load(Ordering::Acquire))
+                {
+                    self.finish(false);
+                }
                 if self.running.is_some() {
                     self.pending = Some(p);
                 } else {
@@ -630,7 +643,23 @@ impl Uci {
         }
         let mut plan = None;
         if !go.infinite && limits.time.is_none() {
-            if let Some((left, inc)) = go.clock(first) {
+            // The other side's clock alone: this side's time is taken as spent, as Stockfish
+            // takes it (a move at once), and said, rather than a search without end.
+            let clock = go.clock(first).or_else(|| {
+                go.clock(!first).map(|_| {
+                    let (has, lacks) = if first {
+                        ("btime", "wtime")
+                    } else {
+                        ("wtime", "btime")
+                    };
+                    self.error(format!(
+                        "'go' gives {has} but not {lacks}, the side to move's clock: \
+                         moving as with no time left"
+                    ));
+                    (0, 0)
+                })
+            });
+            if let Some((left, inc)) = clock {
                 let clock = Clock {
                     left: Duration::from_millis(left.max(0) as u64),
                     increment: Duration::from_millis(inc.max(0) as u64),
@@ -662,6 +691,7 @@ impl Uci {
             budget: plan,
             mate: go.mate,
             id,
+            answered: AtomicBool::new(false),
             trend: Mutex::new(Trend::default()),
         });
         let c = Arc::clone(&control);
@@ -697,6 +727,7 @@ impl Uci {
             while c.must_wait() {
                 std::thread::sleep(Duration::from_millis(1));
             }
+            c.answered.store(true, Ordering::Release);
             send(&out, Reply::BestMove { mv, ponder });
             session
         });

@@ -138,6 +138,15 @@ impl Chess {
         !self.board.checkers().is_empty()
     }
 
+    /// Whether the draw rules (repetition, the fifty-move rule, insufficient material) end
+    /// the game here. Everywhere but at the root of a search: an engine asked for a move in a
+    /// position those rules have drawn still gives one, as Stockfish does, since declaring the
+    /// draw is the arbiter's business (the GUI's, or `duel play`'s), and a GUI that asks anyway
+    /// would take `bestmove (none)` for a forfeit. Mate and stalemate end the game everywhere.
+    fn draw_rules_apply(&self) -> bool {
+        self.history.len() != self.search_root
+    }
+
     /// The draw by repetition: the position occurred twice before, or once since the search
     /// root. Only positions since the last capture or pawn move can repeat, and only every
     /// second ply (the same side to move).
@@ -214,8 +223,22 @@ impl Chess {
 /// A board from a FEN whose castling field may take any of the three forms GUIs write:
 /// standard (`KQkq`: the rooks on the a- and h-files), Shredder-FEN (each castling rook's
 /// file, `HAha`) and X-FEN (`KQkq` for the outermost rook on a side, the file only for an
-/// inner one), the last two for Chess960 positions.
+/// inner one), the last two for Chess960 positions. The two move counters may be left out,
+/// as in EPD and in the FENs some tools write: then 0 and 1, as Stockfish reads them.
 pub fn parse_fen(fen: &str) -> Result<Board, cozy_chess::FenParseError> {
+    let fields = fen.split_whitespace().count();
+    let padded;
+    let fen = match fields {
+        4 => {
+            padded = format!("{} 0 1", fen.trim_end());
+            &padded
+        }
+        5 => {
+            padded = format!("{} 1", fen.trim_end());
+            &padded
+        }
+        _ => fen,
+    };
     match Board::from_fen(fen, false) {
         Err(cozy_chess::FenParseError::InvalidCastlingRights) => from_xfen(fen),
         other => other,
@@ -465,6 +488,7 @@ impl Game for Chess {
         // No move: mate or stalemate, over either way. Otherwise only the draw rules can end
         // the game; `outcome` would look for a legal move a second time.
         if !moves.is_empty()
+            && self.draw_rules_apply()
             && (self.board.halfmove_clock() >= 100
                 || insufficient_material(&self.board)
                 || self.repeated())
@@ -487,13 +511,17 @@ impl Game for Chess {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        // Mate and stalemate first: a mate on the hundredth half-move still wins.
+        // Mate and stalemate first: a mate on the hundredth half-move still wins. `Drawn` is a
+        // stalemate or the fifty-move rule; only the first holds at a search's root.
+        let rules = self.draw_rules_apply();
         match self.board.status() {
             GameStatus::Won => return Some(Outcome::Loss),
-            GameStatus::Drawn => return Some(Outcome::Draw),
-            GameStatus::Ongoing => {}
+            GameStatus::Drawn if rules || !self.board.generate_moves(|_| true) => {
+                return Some(Outcome::Draw)
+            }
+            GameStatus::Drawn | GameStatus::Ongoing => {}
         }
-        if insufficient_material(&self.board) || self.repeated() {
+        if rules && (insufficient_material(&self.board) || self.repeated()) {
             return Some(Outcome::Draw);
         }
         None

@@ -162,6 +162,55 @@ fn repetition() {
     assert!(moves.is_empty(), "a finished game has no moves");
 }
 
+/// At a search's root the draw rules wait for the arbiter: a position they have drawn still
+/// has its moves there (an engine asked to move must answer), and the draws hold again one
+/// ply in. Mate and stalemate end the game at the root as anywhere.
+#[test]
+fn draw_rules_wait_at_the_search_root() {
+    let mut threefold = Chess::start();
+    play_all(&mut threefold, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8");
+    let fifty = Chess::from_text("4k3/8/8/8/8/8/4P3/R3K3 w - - 100 80").unwrap();
+    let bare = Chess::from_text("8/8/8/8/8/8/8/KB5k w - - 0 1").unwrap();
+    for (mut pos, legal) in [(threefold, 20), (fifty, 16), (bare, 9)] {
+        let mut moves = Vec::new();
+        assert_eq!(pos.outcome(), Some(Outcome::Draw), "{}", pos.to_text());
+        pos.generate_moves(&mut moves);
+        assert!(moves.is_empty(), "{}", pos.to_text());
+        pos.begin_search();
+        assert_eq!(pos.outcome(), None, "{}", pos.to_text());
+        pos.generate_moves(&mut moves);
+        assert_eq!(moves.len(), legal, "{}", pos.to_text());
+    }
+    // One ply in, the rules hold again: the repetition, and the fifty moves unless a pawn
+    // move resets the count.
+    let mut threefold = Chess::start();
+    play_all(&mut threefold, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8");
+    threefold.begin_search();
+    play_all(&mut threefold, "g1f3");
+    assert_eq!(threefold.outcome(), Some(Outcome::Draw));
+    let mut fifty = Chess::from_text("4k3/8/8/8/8/8/4P3/R3K3 w - - 100 80").unwrap();
+    fifty.begin_search();
+    let mut moves = Vec::new();
+    fifty.generate_moves(&mut moves);
+    for mv in moves {
+        fifty.play(mv);
+        let pawn = fifty.board().halfmove_clock() == 0;
+        assert_eq!(fifty.outcome().is_none(), pawn, "after {mv}");
+        fifty.undo(mv);
+    }
+    for fen in [
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 100 80",
+        "7k/6Q1/6K1/8/8/8/8/8 b - - 100 80",
+    ] {
+        let mut pos = Chess::from_text(fen).unwrap();
+        pos.begin_search();
+        assert!(
+            pos.outcome().is_some(),
+            "{fen}: mate and stalemate end the game at the root"
+        );
+    }
+}
+
 #[test]
 fn fifty_moves_material_mate_stalemate() {
     let mut pos = Chess::from_text("4k3/8/8/8/8/8/4P3/R3K3 w - - 99 80").unwrap();
@@ -258,12 +307,23 @@ fn bad_input_is_named() {
         ),
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "board"),
         ("hello", "FEN"),
+        // Three fields: the en-passant square is not optional, only the counters are.
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq",
+            "field",
+        ),
     ] {
         let e = Chess::from_text(fen).unwrap_err().to_string();
         assert!(
             e.contains(fen) && e.to_lowercase().contains(&what.to_lowercase()),
             "{e}"
         );
+    }
+    // The move counters may be left out, as EPD leaves them: 0 and 1.
+    let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -";
+    for fen in [after_e4.to_string(), format!("{after_e4} 0")] {
+        let pos = Chess::from_text(&fen).unwrap();
+        assert_eq!(pos.to_text(), format!("{after_e4} 0 1"));
     }
     let pos = Chess::start();
     assert!(matches!(

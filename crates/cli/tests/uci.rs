@@ -479,6 +479,10 @@ fn drawn_by_rule_positions_still_get_a_move() {
         let info = infos(&lines).last().unwrap().to_string();
         assert!(info.contains(&format!(" pv {mv}")), "{position}: {info}");
     }
+    // `searchmoves` there names moves the root still has.
+    e.send("position startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8");
+    let lines = e.search("go depth 3 searchmoves a2a3");
+    assert_eq!(bestmove(lines.last().unwrap()).0, "a2a3", "{lines:?}");
     // Bare kings: whatever is played, the value is a draw.
     e.send("position fen 8/8/8/8/8/8/8/K6k w - - 0 1");
     let lines = e.search("go depth 3");

@@ -142,7 +142,9 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
 
     /// Called by a search on its own copy of the root position before it starts. Games whose
     /// draw rules depend on history (chess repetitions) mark the root here; the default does
-    /// nothing.
+    /// nothing. A game may also leave its draw rules to the arbiter at the marked root (chess
+    /// does): a position such a rule has drawn then still has its moves there, for an engine
+    /// asked to move in it, and is over again one ply in.
     fn begin_search(&mut self) {}
 
     /// Passes the turn without moving, for null-move pruning. Returns `false` (and changes

@@ -193,13 +193,18 @@ impl<G: Supported, E: Evaluator<G>> GameSession<G, E> {
         }
     }
 
-    /// Refuses a search of a finished game, as the search itself would see its root: a
-    /// position that only a draw rule has ended (chess's repetition, fifty-move rule or bare
-    /// kings) is searched, since an engine asked for a move there must give one.
-    fn check_in_progress(&self) -> Result<(), EngineError> {
+    /// The position as a search sees it at its root, where a draw rule alone (chess's
+    /// repetition, fifty-move rule or bare kings) does not end the game: an engine asked for a
+    /// move there must give one.
+    fn search_root(&self) -> G {
         let mut root = self.pos.clone();
         root.begin_search();
-        match root.outcome() {
+        root
+    }
+
+    /// Refuses a search of a finished game, as the search itself would see its root.
+    fn check_in_progress(&self) -> Result<(), EngineError> {
+        match self.search_root().outcome() {
             Some(o) => Err(EngineError::GameOver(o)),
             None => Ok(()),
         }
@@ -351,9 +356,10 @@ impl<G: Supported, E: Evaluator<G>> Session for GameSession<G, E> {
             return Err(EngineError::ZeroDepth);
         }
         let pos = &self.pos;
+        let root = self.search_root();
         let among = among
             .iter()
-            .map(|m| self.pos.parse_move(m))
+            .map(|m| root.parse_move(m))
             .collect::<Result<Vec<_>, _>>()?;
         // The exact-knowledge switch also governs the game's own solver, which knows no
         // restriction of the root.

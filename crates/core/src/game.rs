@@ -147,6 +147,14 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// asked to move in it, and is over again one ply in.
     fn begin_search(&mut self) {}
 
+    /// A copy of this position as a search sees it at its root ([`Game::begin_search`]): where
+    /// the moves a search may play, and the lines it reports, are read.
+    fn search_root(&self) -> Self {
+        let mut root = self.clone();
+        root.begin_search();
+        root
+    }
+
     /// Passes the turn without moving, for null-move pruning. Returns `false` (and changes
     /// nothing) where the game does not allow it; only then must `undo_null` not be called.
     fn play_null(&mut self) -> bool {

@@ -81,8 +81,7 @@ pub fn per_second(count: u64, time: Duration) -> u64 {
 /// first move that is not legal there (a PV never has one, but the text must not panic).
 /// Legal as the search saw it: from its root, which a draw rule alone does not end.
 pub(crate) fn line_text<G: Game>(pos: &G, line: &[G::Move]) -> Vec<String> {
-    let mut p = pos.clone();
-    p.begin_search();
+    let mut p = pos.search_root();
     let mut moves = Vec::new();
     let mut out = Vec::with_capacity(line.len());
     for &mv in line {

@@ -192,23 +192,6 @@ impl<G: Supported, E: Evaluator<G>> GameSession<G, E> {
             Ok(())
         }
     }
-
-    /// The position as a search sees it at its root, where a draw rule alone (chess's
-    /// repetition, fifty-move rule or bare kings) does not end the game: an engine asked for a
-    /// move there must give one.
-    fn search_root(&self) -> G {
-        let mut root = self.pos.clone();
-        root.begin_search();
-        root
-    }
-
-    /// Refuses a search of a finished game, as the search itself would see its root.
-    fn check_in_progress(&self) -> Result<(), EngineError> {
-        match self.search_root().outcome() {
-            Some(o) => Err(EngineError::GameOver(o)),
-            None => Ok(()),
-        }
-    }
 }
 
 impl<G: Supported, E: Evaluator<G>> Session for GameSession<G, E> {
@@ -351,12 +334,17 @@ impl<G: Supported, E: Evaluator<G>> Session for GameSession<G, E> {
         among: &[String],
         on_iteration: &mut dyn FnMut(&SearchReport),
     ) -> Result<SearchReport, EngineError> {
-        self.check_in_progress()?;
+        // A finished game is refused as the search sees its root, where a draw rule alone
+        // (chess's repetition, fifty-move rule or bare kings) does not end it: an engine asked
+        // for a move there must give one. The moves of `among` are read there too.
+        let root = self.pos.search_root();
+        if let Some(o) = root.outcome() {
+            return Err(EngineError::GameOver(o));
+        }
         if limits.depth == Some(0) {
             return Err(EngineError::ZeroDepth);
         }
         let pos = &self.pos;
-        let root = self.search_root();
         let among = among
             .iter()
             .map(|m| root.parse_move(m))

@@ -422,10 +422,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
 /// holds no legal move (an empty root would have no answer).
 fn restriction<G: Game>(pos: &G, among: &[G::Move]) -> Vec<G::Move> {
     let mut moves = Vec::new();
-    // The root's moves as the search sees them (`Game::begin_search`).
-    let mut root = pos.clone();
-    root.begin_search();
-    root.generate_moves(&mut moves);
+    // The root's moves as the search sees them.
+    pos.search_root().generate_moves(&mut moves);
     if !moves.iter().any(|m| among.contains(m)) {
         return Vec::new();
     }

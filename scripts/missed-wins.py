@@ -30,8 +30,10 @@ games = []
 for path in args.pgn:
     with open(path) as f:
         while (g := chess.pgn.read_game(f)) is not None:
-            duel_white = g.headers["White"].startswith(args.engine)
-            result = g.headers["Result"]
+            duel_white = g.headers.get("White", "").startswith(args.engine)
+            result = g.headers.get("Result", "*")
+            if result not in ("1-0", "0-1", "1/2-1/2"):
+                continue  # unfinished: neither a win let go nor kept
             score = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
             if not duel_white and result != "1/2-1/2":
                 score = 1 - score
@@ -52,7 +54,7 @@ for path in args.pgn:
                     best, best_ply = v, ply
             if best is not None:
                 games.append((score, best, best_ply, ply, g.headers.get("Termination", "?"), path,
-                              g.headers["Round"]))
+                              g.headers.get("Round", "?")))
 
 names = {1.0: "won", 0.5: "drawn", 0.0: "lost"}
 print(f"{len(games)} games; by the opponent's best value for duel during the game:")

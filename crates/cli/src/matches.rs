@@ -39,6 +39,10 @@ pub struct MatchArgs {
     /// Time control: base seconds, plus increment seconds per move (`10+0.1`).
     #[arg(long, default_value = "10+0.1", value_parser = TimeControl::parse)]
     pub tc: TimeControl,
+    /// Time odds: the first engine's own control (`20+0.2`), the opponent keeping --tc. How
+    /// much is twice the time worth against a given opponent?
+    #[arg(long, value_name = "TC", value_parser = TimeControl::parse, conflicts_with = "nodes")]
+    pub first_tc: Option<TimeControl>,
     /// Limit every move by this many nodes instead of the clock (UCI engines only): for
     /// measuring search changes without the clock's noise.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
@@ -125,6 +129,7 @@ pub fn play_match(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
         Some(n) => TimeControl::per_move_nodes(n),
         None => a.tc,
     };
+    let tcs = [a.first_tc.unwrap_or(tc), tc];
     if a.chess960 {
         for (spec, which) in [(&mut first, "first"), (&mut second, "second")] {
             if spec.protocol != Protocol::Uci {
@@ -168,7 +173,11 @@ pub fn play_match(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
         first.command.join(" "),
         second.command.join(" "),
         a.games,
-        tc.describe(),
+        if tcs[0] == tcs[1] {
+            tc.describe()
+        } else {
+            format!("{} against {}", tcs[0].describe(), tcs[1].describe())
+        },
         openings.len(),
         if a.chess960 { "Chess960 " } else { "" },
         a.opening_plies,
@@ -178,7 +187,7 @@ pub fn play_match(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
     let tally = run_match(
         &first,
         &second,
-        tc,
+        tcs,
         a.games as usize,
         &openings,
         |n, played, t| {

@@ -115,6 +115,69 @@ fn a_short_match_against_an_xboard_engine() {
     assert!(!ok && err.contains("nodes"), "{err}");
 }
 
+/// Time odds: the first engine plays on its own control, the second on --tc. A wrapper logs
+/// what the first engine is told: each `go` gives both sides' clocks and increments from the
+/// two controls, whichever colour it has, and the PGN names each side's control.
+#[cfg(unix)]
+#[test]
+fn time_odds_give_each_engine_its_own_clock() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("duel-match-odds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (log, pgn, wrap) = (dir.join("in.log"), dir.join("g.pgn"), dir.join("wrap.sh"));
+    let script = format!(
+        "#!/bin/sh\ntee -a '{}' | '{}' uci\n",
+        log.display(),
+        env!("CARGO_BIN_EXE_duel")
+    );
+    std::fs::write(&wrap, script).unwrap();
+    std::fs::set_permissions(&wrap, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let me = format!("{} uci", env!("CARGO_BIN_EXE_duel"));
+    let (out, err, ok) = duel(&[
+        "match",
+        "--first",
+        wrap.to_str().unwrap(),
+        "--second",
+        &me,
+        "--games",
+        "2",
+        "--tc",
+        "2+0.05",
+        "--first-tc",
+        "4+0.2",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert!(ok, "{out}\n{err}");
+    assert!(out.contains("4+0.2 against 2+0.05"), "{out}");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let goes: Vec<&str> = text.lines().filter(|l| l.starts_with("go ")).collect();
+    // Game 1, white after the 8-ply opening: both clocks untouched.
+    assert_eq!(
+        goes[0], "go wtime 4000 btime 2000 winc 200 binc 50",
+        "{text}"
+    );
+    // Every move of game 1 as white, of game 2 as black: its own increment on its side.
+    let (white, black): (Vec<&str>, Vec<&str>) =
+        goes.iter().partition(|g| g.ends_with("winc 200 binc 50"));
+    assert!(!white.is_empty() && !black.is_empty(), "{text}");
+    assert!(
+        black.iter().all(|g| g.ends_with("winc 50 binc 200")),
+        "{text}"
+    );
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    for tag in [
+        "[WhiteTimeControl \"4+0.2\"]",
+        "[BlackTimeControl \"2+0.05\"]",
+        "[WhiteTimeControl \"2+0.05\"]",
+        "[BlackTimeControl \"4+0.2\"]",
+    ] {
+        assert_eq!(games.matches(tag).count(), 1, "{tag}: {games}");
+    }
+    assert!(!games.contains("[TimeControl "), "{games}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn bad_flags_are_refused() {
     for (args, says) in [
@@ -134,6 +197,22 @@ fn bad_flags_are_refused() {
         ),
         (&["match", "--second", "x", "--games", "0"][..], "games"),
         (&["match", "--second", "x", "--nodes", "0"][..], "nodes"),
+        (
+            &["match", "--second", "x", "--first-tc", "fast"][..],
+            "fast",
+        ),
+        (
+            &[
+                "match",
+                "--second",
+                "x",
+                "--first-tc",
+                "20+0.2",
+                "--nodes",
+                "100",
+            ][..],
+            "--nodes",
+        ),
         (&["match", "--second", "   "][..], "empty"),
     ] {
         let (_, err, ok) = duel(args);

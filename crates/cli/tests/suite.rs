@@ -34,6 +34,25 @@ r5k1/5ppp/8/8/8/8/5PPP/1R4K1 w - - am Rb8+; id \"avoid\";
     let _ = std::fs::remove_file(path);
 }
 
+/// The repository's own suites load whole: every line parses and every `bm` and `am` move is
+/// legal in its position, so a run of them counts all their positions.
+#[test]
+fn the_shipped_suites_load() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/chess/");
+    for (file, positions) in [("wac.epd", 300), ("let-go.epd", 32)] {
+        let path = format!("{root}{file}");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines = text
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .count();
+        assert_eq!(lines, positions, "{file}");
+        let (out, err, ok) = duel(&["suite", &path, "--depth", "1", "--quiet"]);
+        assert!(ok, "{file}: {err}");
+        assert!(out.contains(&format!("/{positions} (")), "{file}: {out}");
+    }
+}
+
 #[test]
 fn bad_suites_are_refused() {
     let cases = [

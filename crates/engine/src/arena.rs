@@ -368,14 +368,14 @@ impl Engine {
         }
     }
 
-    /// Asks for a move at `moves` (UCI text from `start`), with the clocks (white, black)
-    /// and the mover's flag falling at `deadline`.
+    /// Asks for a move at `moves` (UCI text from `start`), with the clocks and the controls
+    /// (white's, black's) and the mover's flag falling at `deadline`.
     fn think(
         &mut self,
         start: &Chess,
         moves: &[String],
         clocks: [Duration; 2],
-        tc: TimeControl,
+        tcs: [TimeControl; 2],
         deadline: Instant,
     ) -> Result<Answer, String> {
         let white_to_move = moves.len().is_multiple_of(2);
@@ -393,14 +393,15 @@ impl Engine {
                     format!("{base} moves {}", moves.join(" "))
                 };
                 self.send(&position)?;
-                let go = match tc.nodes {
+                let mover = usize::from(!white_to_move);
+                let go = match tcs[mover].nodes {
                     Some(n) => format!("go nodes {n}"),
                     None => format!(
                         "go wtime {} btime {} winc {} binc {}",
                         clocks[0].as_millis(),
                         clocks[1].as_millis(),
-                        tc.increment.as_millis(),
-                        tc.increment.as_millis()
+                        tcs[0].increment.as_millis(),
+                        tcs[1].increment.as_millis()
                     ),
                 };
                 self.send(&go)?;
@@ -736,11 +737,11 @@ pub struct Played {
 /// repetition draw unless something is wrong).
 const MAX_PLIES: usize = 600;
 
-/// Plays one game: `white` and `black` from `opening`.
+/// Plays one game: `white` and `black` from `opening`, each on its own control of `tcs`.
 fn play_game(
     engines: [&mut Engine; 2],
     opening: &Opening,
-    tc: TimeControl,
+    tcs: [TimeControl; 2],
     round: usize,
     date: &str,
 ) -> Result<Played, String> {
@@ -756,8 +757,8 @@ fn play_game(
             ));
         }
     }
-    white.new_game(tc)?;
-    black.new_game(tc)?;
+    white.new_game(tcs[0])?;
+    black.new_game(tcs[1])?;
     let mut pos = start.clone();
     let mut moves: Vec<Move> = Vec::new();
     for m in &opening.moves {
@@ -768,7 +769,7 @@ fn play_game(
         moves.push(mv);
     }
     let mut notes: Vec<String> = vec![String::new(); moves.len()];
-    let mut clocks = [tc.base, tc.base];
+    let mut clocks = [tcs[0].base, tcs[1].base];
     let names = [white.name.clone(), black.name.clone()];
     let (result, reason) = loop {
         if let Some(o) = pos.outcome() {
@@ -801,7 +802,7 @@ fn play_game(
         };
         let me = side as usize;
         let t0 = Instant::now();
-        let answer = engine.think(&start, &uci_moves, clocks, tc, t0 + clocks[me])?;
+        let answer = engine.think(&start, &uci_moves, clocks, tcs, t0 + clocks[me])?;
         let used = t0.elapsed();
         let text = match answer {
             Answer::Move(text, thought) if used <= clocks[me] => {
@@ -822,7 +823,7 @@ fn play_game(
                 );
             }
         };
-        clocks[me] = clocks[me] - used + tc.increment;
+        clocks[me] = clocks[me] - used + tcs[me].increment;
         match read_move(&pos, &text) {
             Ok(mv) => {
                 pos.play(mv);
@@ -837,17 +838,24 @@ fn play_game(
         }
     };
     let round = round.to_string();
-    let tc_text = tc.pgn();
-    let tags = [
+    let [white_tc, black_tc] = tcs.map(|tc| tc.pgn());
+    let mut tags = vec![
         ("Event", "duel match"),
         ("Site", "?"),
         ("Date", date),
         ("Round", round.as_str()),
         ("White", names[0].as_str()),
         ("Black", names[1].as_str()),
-        ("TimeControl", tc_text.as_str()),
-        ("Termination", reason.as_str()),
     ];
+    // Time odds: PGN's one TimeControl tag cannot say it, so each side gets its own tag, as
+    // cutechess-cli writes them.
+    if white_tc == black_tc {
+        tags.push(("TimeControl", white_tc.as_str()));
+    } else {
+        tags.push(("WhiteTimeControl", white_tc.as_str()));
+        tags.push(("BlackTimeControl", black_tc.as_str()));
+    }
+    tags.push(("Termination", reason.as_str()));
     let pgn = duel_chess::pgn(
         &start,
         &moves,
@@ -943,12 +951,13 @@ pub struct Opening {
     pub moves: Vec<String>,
 }
 
-/// A match: `games` games between `first` and `second` at `tc`, openings taken in turn from
+/// A match: `games` games between `first` and `second` at their controls `tcs` (first's,
+/// second's: the same for an even match, different for time odds), openings taken in turn from
 /// `openings` (each played twice, colours swapped), every game reported to `on_game`.
 pub fn run_match(
     first: &EngineSpec,
     second: &EngineSpec,
-    tc: TimeControl,
+    tcs: [TimeControl; 2],
     games: usize,
     openings: &[Opening],
     mut on_game: impl FnMut(usize, &Played, &Tally),
@@ -963,12 +972,12 @@ pub fn run_match(
     for g in 0..games {
         let opening = &openings[(g / 2) % openings.len()];
         let first_is_white = g % 2 == 0;
-        let engines = if first_is_white {
-            [&mut a, &mut b]
+        let (engines, controls) = if first_is_white {
+            ([&mut a, &mut b], tcs)
         } else {
-            [&mut b, &mut a]
+            ([&mut b, &mut a], [tcs[1], tcs[0]])
         };
-        let played = play_game(engines, opening, tc, g + 1, &date)?;
+        let played = play_game(engines, opening, controls, g + 1, &date)?;
         let first_won = match played.result {
             GameResult::Draw => None,
             GameResult::WhiteWins => Some(first_is_white),

@@ -87,27 +87,29 @@ def main():
 
     ref = chess.engine.SimpleEngine.popen_uci(args.engine)
     ref.configure({"Threads": 1, "Hash": 64})
+    # Each game a new one for the reference (`game=`: python-chess sends ucinewgame when it
+    # changes), so no game's table steers another's values.
     limit = chess.engine.Limit(nodes=args.nodes)
     lines, games, judged = [], 0, 0
     for path, game, duel_white, start in games_let_go(args.pgn, args.name, args.from_pawns):
         games += 1
-        ref.protocol.send_line("ucinewgame")
         board = game.board()
         for ply, node in enumerate(game.mainline(), start=1):
             ours = (board.turn == chess.WHITE) == duel_white
             if ours and ply > start:
                 judged += 1
-                info = ref.analyse(board, limit)
+                info = ref.analyse(board, limit, game=game)
                 best, best_move = value(info), info["pv"][0]
                 if best >= args.won and node.move != best_move:
-                    played = value(ref.analyse(board, limit, root_moves=[node.move]))
+                    played = value(ref.analyse(board, limit, root_moves=[node.move], game=game))
                     if played <= args.kept:
-                        infos = ref.analyse(board, limit, multipv=args.multipv)
+                        infos = ref.analyse(board, limit, multipv=args.multipv, game=game)
                         keep = [i["pv"][0] for i in infos if value(i) >= args.won]
                         keep = keep or [best_move]
                         if node.move not in keep:
                             bm = " ".join(board.san(m) for m in keep)
-                            tag = f"{path.rsplit('/', 1)[-1]} round {game.headers.get('Round', '?')} ply {ply}"
+                            name = path.rsplit("/", 1)[-1]
+                            tag = f"{name} round {game.headers.get('Round', '?')} ply {ply}"
                             lines.append(f"{board.epd()} bm {bm}; am {board.san(node.move)}; "
                                          f"c0 \"{best} -> {played}\"; id \"{tag}\";")
                             print(lines[-1], flush=True)

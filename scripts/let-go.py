@@ -23,31 +23,12 @@ Usage: scripts/let-go.py GAMES.pgn... [--out let-go.epd] [--from 2.0] [--won 150
 """
 
 import argparse
-import re
-import sys
 
-try:
-    import chess
-    import chess.engine
-    import chess.pgn
-except ImportError:
-    sys.exit("python-chess is missing: run scripts/install-python-tools.sh")
+from chesstools import comment_value, value  # first: it checks python-chess is installed
 
-MATE = 3000
-
-
-def value(info):
-    return info["score"].relative.score(mate_score=MATE)
-
-
-def opponent_value(comment):
-    """The mover's value in pawns from a `duel match` comment, or None."""
-    text = comment.strip()
-    if m := re.match(r"([+-]?\d+(?:\.\d+)?)/", text):
-        return float(m.group(1))
-    if m := re.match(r"([+-]?)M\d+/", text):
-        return -99.0 if m.group(1) == "-" else 99.0
-    return None
+import chess
+import chess.engine
+import chess.pgn
 
 
 def games_let_go(paths, engine_name, from_pawns):
@@ -65,7 +46,7 @@ def games_let_go(paths, engine_name, from_pawns):
                 for ply, node in enumerate(game.mainline(), start=1):
                     if (ply % 2 == 1) == duel_white:
                         continue
-                    v = opponent_value(node.comment)
+                    v = comment_value(node.comment)
                     if v is not None and -v >= from_pawns:
                         yield path, game, duel_white, ply
                         break

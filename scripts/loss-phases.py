@@ -18,15 +18,13 @@ Usage: scripts/loss-phases.py GAMES.pgn [--engine /usr/games/stockfish] [--nodes
 import argparse
 import sys
 
-try:
-    import chess
-    import chess.engine
-    import chess.pgn
-except ImportError:
-    sys.exit("python-chess is missing: run scripts/install-python-tools.sh")
+from chesstools import MATE  # first: it checks python-chess is installed
+
+import chess
+import chess.engine
+import chess.pgn
 
 VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
-MATE = 3000
 
 
 def material(board):

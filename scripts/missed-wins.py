@@ -16,7 +16,8 @@ Usage: scripts/missed-wins.py GAMES.pgn... [--engine duel] [--list 2.0]
 
 import argparse
 import collections
-import re
+
+from chesstools import comment_value  # first: it checks python-chess is installed
 
 import chess.pgn
 
@@ -43,13 +44,10 @@ for path in args.pgn:
                 ply += 1
                 if (ply % 2 == 1) == duel_white:
                     continue  # duel's own move: only the opponent's value counts
-                text = node.comment.strip()
-                if m := re.match(r"([+-]?\d+(?:\.\d+)?)/", text):
-                    v = -float(m.group(1))
-                elif m := re.match(r"([+-]?)M\d+/", text):
-                    v = 99.0 if m.group(1) == "-" else -99.0
-                else:
+                mover = comment_value(node.comment)
+                if mover is None:
                     continue
+                v = -mover
                 if best is None or v > best:
                     best, best_ply = v, ply
             if best is not None:

@@ -18,20 +18,12 @@ Usage: scripts/mistakes.py GAMES.pgn... [--duel "duel uci"] [--duel-option EvalF
 
 import argparse
 import shlex
-import sys
 
-try:
-    import chess
-    import chess.engine
-    import chess.pgn
-except ImportError:
-    sys.exit("python-chess is missing: run scripts/install-python-tools.sh")
+from chesstools import value  # first: it checks python-chess is installed
 
-MATE = 3000
-
-
-def value(info):
-    return info["score"].relative.score(mate_score=MATE)
+import chess
+import chess.engine
+import chess.pgn
 
 
 def option(text):

@@ -25,22 +25,15 @@ Usage: scripts/move-loss.py GAMES.pgn... --config net --config strong:Evaluator=
 import argparse
 import random
 import shlex
-import sys
 
-try:
-    import chess
-    import chess.engine
-    import chess.pgn
-except ImportError:
-    sys.exit("python-chess is missing: run scripts/install-python-tools.sh")
+from chesstools import value  # first: it checks python-chess is installed
 
-MATE = 3000
+import chess
+import chess.engine
+import chess.pgn
+
 CAP = 300
 POINTS = {chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
-
-
-def value(info):
-    return info["score"].relative.score(mate_score=MATE)
 
 
 def config(text):

@@ -7,7 +7,9 @@ use std::io::Write;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use duel_core::Game;
-use duel_engine::arena::{random_openings, run_match, EngineSpec, Protocol, TimeControl};
+use duel_engine::arena::{
+    random_openings, read_openings, run_match, EngineSpec, Protocol, Sprt, TimeControl, Verdict,
+};
 use duel_engine::{Limits, Session};
 
 use crate::args::{command_line, parse_option};
@@ -33,9 +35,24 @@ pub struct MatchArgs {
     /// An option for the first engine, NAME=VALUE (repeatable), e.g. Hash=64.
     #[arg(long = "first-option", value_name = "NAME=VALUE", value_parser = parse_option)]
     pub first_options: Vec<(String, String)>,
-    /// Games to play (each opening twice, colours swapped).
+    /// Games to play (each opening twice, colours swapped); with --sprt, at most this many.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub games: u32,
+    /// Games played at once, each pair of engines in its own processes (cutechess-cli's
+    /// -concurrency). Give each game a core: two engines that think on each other's core
+    /// lose time the clock still counts.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub concurrency: u32,
+    /// Stop when a sequential probability ratio test decides between "ELO0 stronger" (H0)
+    /// and "ELO1 stronger" (H1): `ELO0,ELO1[,ALPHA,BETA]`, e.g. `0,5` (α = β = 0.05).
+    /// cutechess-cli's model: BayesElo, the draw margin estimated from the games.
+    #[arg(long, value_name = "ELO0,ELO1", value_parser = Sprt::parse)]
+    pub sprt: Option<Sprt>,
+    /// Openings from a file instead of random ones: EPD or FEN lines, or PGN games (from
+    /// the standard start or their FEN tag), taken in an order drawn by --seed, each played
+    /// twice with colours swapped. Used as they are: no balance check.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<std::path::PathBuf>,
     /// Time control: base seconds, plus increment seconds per move (`10+0.1`).
     #[arg(long, default_value = "10+0.1", value_parser = TimeControl::parse)]
     pub tc: TimeControl,
@@ -55,7 +72,7 @@ pub struct MatchArgs {
     pub seed: u64,
     /// Random plies in each opening (then kept only if duel's depth-6 search finds it within
     /// 50 centipawns of level).
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=40))]
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=40), conflicts_with = "openings")]
     pub opening_plies: u32,
     /// Chess960 (Fischer Random): each opening starts from one of the 960 starts, drawn by the
     /// seed, and both engines get `UCI_Chess960` (UCI engines only).
@@ -145,15 +162,28 @@ pub fn play_match(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
         }
     }
     let count = (a.games as usize).div_ceil(2);
-    let judge = std::cell::RefCell::new(duel_engine::open("chess", None)?);
-    let openings = random_openings(
-        count,
-        a.opening_plies as usize,
-        a.seed,
-        a.chess960,
-        |pos, moves| plausible(judge.borrow_mut().as_mut(), &pos.to_text(), moves),
-        |pos| balanced(judge.borrow_mut().as_mut(), &pos.to_text()),
-    );
+    let openings = match &a.openings {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            let mut all = read_openings(&text, a.chess960)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            shuffle(&mut all, a.seed);
+            all.truncate(count);
+            all
+        }
+        None => {
+            let judge = std::cell::RefCell::new(duel_engine::open("chess", None)?);
+            random_openings(
+                count,
+                a.opening_plies as usize,
+                a.seed,
+                a.chess960,
+                |pos, moves| plausible(judge.borrow_mut().as_mut(), &pos.to_text(), moves),
+                |pos| balanced(judge.borrow_mut().as_mut(), &pos.to_text()),
+            )
+        }
+    };
     if openings.is_empty() {
         bail!("no balanced opening found with seed {}", a.seed);
     }
@@ -167,29 +197,48 @@ pub fn play_match(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
         ),
         None => None,
     };
+    let source = match &a.openings {
+        Some(path) => format!("from {}", path.display()),
+        None => format!("of {} plies", a.opening_plies),
+    };
     writeln!(
         out,
-        "{} vs {}: {} games at {}, {} {}openings of {} plies (seed {})",
+        "{} vs {}: {}{} games at {}{}, {} {}openings {source} (seed {})",
         first.command.join(" "),
         second.command.join(" "),
+        if a.sprt.is_some() { "at most " } else { "" },
         a.games,
         if tcs[0] == tcs[1] {
             tc.describe()
         } else {
             format!("{} against {}", tcs[0].describe(), tcs[1].describe())
         },
+        if a.concurrency > 1 {
+            format!(", {} at a time", a.concurrency)
+        } else {
+            String::new()
+        },
         openings.len(),
         if a.chess960 { "Chess960 " } else { "" },
-        a.opening_plies,
         a.seed
     )?;
+    if let Some(s) = a.sprt {
+        let (low, high) = s.bounds();
+        writeln!(
+            out,
+            "SPRT: H0 Elo {} against H1 Elo {}, alpha {} beta {}: stops when the ratio leaves ({low:.2}, {high:.2})",
+            s.elo0, s.elo1, s.alpha, s.beta
+        )?;
+    }
     let mut write_error = None;
+    let mut decided: Option<(Verdict, f64, u32)> = None;
     let tally = run_match(
         &first,
         &second,
         tcs,
         a.games as usize,
         &openings,
+        a.concurrency as usize,
         |n, played, t| {
             let line = format!(
                 "game {n}: {} ({}); first engine {}-{}-{} (W-D-L), {:.1}%",
@@ -208,6 +257,12 @@ pub fn play_match(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
             if let Err(e) = written.and(saved) {
                 write_error.get_or_insert(e);
             }
+            if let (Some(s), None) = (a.sprt, decided) {
+                if let Some(v) = s.verdict(t) {
+                    decided = Some((v, s.llr(t), t.games()));
+                }
+            }
+            decided.is_none()
         },
     )
     .map_err(anyhow::Error::msg)?;
@@ -230,5 +285,32 @@ pub fn play_match(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
         }
         None => writeln!(out)?,
     }
+    if let Some(s) = a.sprt {
+        let (low, high) = s.bounds();
+        match decided {
+            Some((v, llr, games)) => writeln!(
+                out,
+                "SPRT: {} accepted after {games} games (ratio {llr:.2}, bounds {low:.2}, {high:.2})",
+                match v {
+                    Verdict::H0 => "H0",
+                    Verdict::H1 => "H1",
+                }
+            )?,
+            None => writeln!(
+                out,
+                "SPRT: no decision in {} games (ratio {:.2}, bounds {low:.2}, {high:.2})",
+                tally.games(),
+                s.llr(&tally)
+            )?,
+        }
+    }
     Ok(())
+}
+
+/// Puts `items` in an order drawn by `seed` (Fisher and Yates).
+fn shuffle<T>(items: &mut [T], seed: u64) {
+    let mut rng = duel_core::SplitMix64::new(seed);
+    for i in (1..items.len()).rev() {
+        items.swap(i, rng.below(i + 1));
+    }
 }

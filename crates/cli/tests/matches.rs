@@ -12,7 +12,7 @@ fn two_games(second: &str, protocol: &str, extra: &[&str]) {
     let dir = std::env::temp_dir().join(format!(
         "duel-match-{}-{protocol}{}",
         std::process::id(),
-        extra.concat()
+        extra.concat().replace(['/', '.'], "_")
     ));
     std::fs::create_dir_all(&dir).unwrap();
     let pgn = dir.join("games.pgn");
@@ -69,26 +69,10 @@ fn a_short_chess960_match_against_itself() {
         "uci",
         &["--chess960", "--nodes", "3000", "--seed", "5"],
     );
-    let (out, err, ok) = duel(&[
-        "match",
-        "--second",
-        &me,
-        "--games",
-        "2",
-        "--nodes",
-        "2000",
-        "--chess960",
-    ]);
+    let (out, err, ok) = against_itself(&["--games", "2", "--nodes", "2000", "--chess960"]);
     assert!(ok && out.contains("Chess960 openings"), "{out}\n{err}");
     // An xboard engine is refused before any game.
-    let (_, err, ok) = duel(&[
-        "match",
-        "--second",
-        &me,
-        "--second-protocol",
-        "xboard",
-        "--chess960",
-    ]);
+    let (_, err, ok) = against_itself(&["--second-protocol", "xboard", "--chess960"]);
     assert!(!ok && err.contains("xboard"), "{err}");
 }
 
@@ -102,17 +86,34 @@ fn a_short_match_against_an_xboard_engine() {
         return;
     };
     two_games(fairymax, "xboard", &[]);
+    // Another start reaches an xboard engine by setboard: Fairy-Max declares `setboard=0`,
+    // so it is refused by name; Phalanx has it.
+    let dir = scratch("xboard-fen");
+    let epd = dir.join("o.epd");
+    std::fs::write(
+        &epd,
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq -\n",
+    )
+    .unwrap();
+    let epd = epd.to_str().unwrap();
+    let refused = |extra: &[&str], says: &str| {
+        let mut args = vec!["match", "--second", fairymax, "--second-protocol", "xboard"];
+        args.extend_from_slice(extra);
+        let (_, err, ok) = duel(&args);
+        assert!(!ok && err.contains(says), "{extra:?}: {err}");
+    };
+    refused(
+        &["--games", "1", "--tc", "2+0.05", "--openings", epd],
+        "setboard",
+    );
+    if std::path::Path::new("/usr/games/phalanx").exists() {
+        two_games("/usr/games/phalanx", "xboard", &["--openings", epd]);
+    } else {
+        eprintln!("skipped: phalanx is not installed (scripts/install-engines.sh installs it)");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
     // An xboard engine has no node limit to obey.
-    let (_, err, ok) = duel(&[
-        "match",
-        "--second",
-        fairymax,
-        "--second-protocol",
-        "xboard",
-        "--nodes",
-        "1000",
-    ]);
-    assert!(!ok && err.contains("nodes"), "{err}");
+    refused(&["--nodes", "1000"], "nodes");
 }
 
 /// Time odds: the first engine plays on its own control, the second on --tc. A wrapper logs
@@ -178,6 +179,141 @@ fn time_odds_give_each_engine_its_own_clock() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `duel match` against this duel with `args` after `--second`.
+fn against_itself(args: &[&str]) -> (String, String, bool) {
+    let me = format!("{} uci", env!("CARGO_BIN_EXE_duel"));
+    let mut all = vec!["match", "--second", &me];
+    all.extend_from_slice(args);
+    duel(&all)
+}
+
+/// A scratch directory of this test process.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("duel-match-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The games of a PGN file in round order, without the times of the moves (which differ from
+/// run to run) and with the text's line breaks evened out.
+fn games_by_round(path: &std::path::Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut games: Vec<(usize, String)> = text
+        .split("[Event ")
+        .skip(1)
+        .map(|g| {
+            let round = g.split("[Round \"").nth(1).unwrap();
+            let round = round[..round.find('"').unwrap()].parse().unwrap();
+            let words: Vec<&str> = g
+                .split_whitespace()
+                .filter(|w| !(w.ends_with("s}") && w.starts_with(|c: char| c.is_ascii_digit())))
+                .collect();
+            (round, words.join(" "))
+        })
+        .collect();
+    games.sort();
+    games.into_iter().map(|(_, g)| g).collect()
+}
+
+/// At a node limit each game is a function of its opening and colours, so two games at a
+/// time must play the very games one at a time does, only finishing in another order.
+#[test]
+fn concurrent_games_are_the_games_played_one_at_a_time() {
+    let dir = scratch("concurrency");
+    let mut played = Vec::new();
+    for concurrency in ["1", "2"] {
+        let pgn = dir.join(format!("c{concurrency}.pgn"));
+        let _ = std::fs::remove_file(&pgn);
+        let (out, err, ok) = against_itself(&[
+            "--games",
+            "4",
+            "--nodes",
+            "3000",
+            "--seed",
+            "3",
+            "--concurrency",
+            concurrency,
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ]);
+        assert!(ok, "{out}\n{err}");
+        assert_eq!(out.lines().filter(|l| l.starts_with("game ")).count(), 4);
+        let result = out.lines().last().unwrap().to_string();
+        played.push((games_by_round(&pgn), result));
+    }
+    assert_eq!(played[0].0.len(), 4);
+    assert_eq!(played[0], played[1]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A test between hypotheses a hundred Elo apart, on an engine against itself, decides for
+/// H0 once there is a win, a draw and a loss, and no game is played after that.
+#[test]
+fn a_sequential_test_stops_the_match_when_it_decides() {
+    let (out, err, ok) = against_itself(&[
+        "--games",
+        "40",
+        "--nodes",
+        "2000",
+        "--seed",
+        "3",
+        "--sprt",
+        "100,200,0.4,0.4",
+    ]);
+    assert!(ok, "{out}\n{err}");
+    let verdict = out.lines().last().unwrap();
+    let after: usize = verdict
+        .strip_prefix("SPRT: H0 accepted after ")
+        .and_then(|r| r.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{out}"));
+    let games = out.lines().filter(|l| l.starts_with("game ")).count();
+    assert!(after < 40 && games == after, "{out}");
+    let result = out.lines().find(|l| l.starts_with("result: ")).unwrap();
+    assert!(!result.contains(" 0-") && !result.contains("-0 "), "{out}");
+}
+
+/// Openings from an EPD file start each game from its position (a FEN tag in the PGN); from
+/// a PGN file, each game starts with its moves.
+#[test]
+fn openings_come_from_epd_and_pgn_files() {
+    let dir = scratch("openings");
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 1";
+    let epd = dir.join("o.epd");
+    std::fs::write(
+        &epd,
+        format!("# one position\n{} id \"x\";\n", &fen[..fen.len() - 4]),
+    )
+    .unwrap();
+    let book = dir.join("o.pgn");
+    std::fs::write(&book, "[Event \"b\"]\n\n1. d4 Nf6 2. c4 e6 3. Nc3 Bb4 *\n").unwrap();
+    for (file, check) in [
+        (&epd, format!("[FEN \"{fen}\"]")),
+        (&book, "1. d4 Nf6 2. c4 e6 3. Nc3 Bb4 ".to_string()),
+    ] {
+        let pgn = dir.join("games.pgn");
+        let _ = std::fs::remove_file(&pgn);
+        let (out, err, ok) = against_itself(&[
+            "--games",
+            "2",
+            "--nodes",
+            "2000",
+            "--openings",
+            file.to_str().unwrap(),
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ]);
+        assert!(ok, "{out}\n{err}");
+        assert!(out.contains("1 openings from"), "{out}");
+        let games = games_by_round(&pgn);
+        assert_eq!(games.len(), 2);
+        assert!(
+            games.iter().all(|g| g.contains(check.trim_end())),
+            "{check}: {games:?}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
 #[test]
 fn bad_flags_are_refused() {
     for (args, says) in [
@@ -214,9 +350,63 @@ fn bad_flags_are_refused() {
             "--nodes",
         ),
         (&["match", "--second", "   "][..], "empty"),
+        (&["match", "--second", "x", "--sprt", "5,0"][..], "ELO1"),
+        (
+            &["match", "--second", "x", "--sprt", "0,5,1,1"][..],
+            "ALPHA",
+        ),
+        (
+            &["match", "--second", "x", "--concurrency", "0"][..],
+            "concurrency",
+        ),
+        (
+            &["match", "--second", "x", "--openings", "/no/such/book.epd"][..],
+            "/no/such/book.epd",
+        ),
+        (
+            &[
+                "match",
+                "--second",
+                "x",
+                "--openings",
+                "o.epd",
+                "--opening-plies",
+                "4",
+            ][..],
+            "--opening-plies",
+        ),
     ] {
         let (_, err, ok) = duel(args);
         assert!(!ok, "{args:?}");
         assert!(err.contains(says), "{args:?}: {err}");
     }
+    // A book with a bad line or an illegal move is refused by its place in the file.
+    let dir = scratch("bad-books");
+    for (name, text, says) in [
+        (
+            "a.epd",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nnot a position\n",
+            "line 2",
+        ),
+        (
+            "b.pgn",
+            "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. e4 Ke7 2. Qh5 Kd6 3. Ke3 *\n",
+            "game 2",
+        ),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let (_, err, ok) = duel(&[
+            "match",
+            "--second",
+            "x",
+            "--openings",
+            path.to_str().unwrap(),
+        ]);
+        assert!(
+            !ok && err.contains(name) && err.contains(says),
+            "{name}: {err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

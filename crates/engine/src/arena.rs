@@ -2,11 +2,14 @@
 //! process spoken to over UCI or the xboard protocol (CECP, for Fairy-Max, Phalanx, Sjeng and
 //! the other engines that predate UCI), clocks kept here (a move that comes after the flag falls loses),
 //! the rules judged here (an illegal move loses; mate, stalemate, repetition, the fifty-move
-//! rule and dead positions end the game), openings played from a list with colours alternated,
-//! every game kept as PGN, and the score as an Elo difference with its 95% interval.
+//! rule and dead positions end the game), openings played from a list (random, or read from a
+//! book by [`read_openings`]) with colours alternated, several games at a time if asked, every
+//! game kept as PGN, and the score as an Elo difference with its 95% interval, or a
+//! sequential test ([`Sprt`]) that stops the match once it has decided.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -14,6 +17,11 @@ use duel_chess::{Chess, Move};
 use duel_core::{Game, Outcome, Side};
 
 use crate::Limits;
+
+mod openings;
+mod sprt;
+pub use openings::read_openings;
+pub use sprt::{Sprt, Verdict};
 
 /// The protocol an engine speaks.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -339,8 +347,10 @@ impl Engine {
         Ok(())
     }
 
-    /// Before a game: a fresh game in the engine, no pondering, the time control.
-    fn new_game(&mut self, tc: TimeControl) -> Result<(), String> {
+    /// Before a game: a fresh game in the engine, no pondering, the time control, and for an
+    /// xboard engine the start when it is not the standard one (a UCI engine gets it with
+    /// every move).
+    fn new_game(&mut self, tc: TimeControl, start: &Chess) -> Result<(), String> {
         if tc.nodes.is_some() && self.protocol == Protocol::Xboard {
             return Err(format!(
                 "{}: an xboard engine cannot be limited by nodes; use a time control",
@@ -362,6 +372,10 @@ impl Engine {
                     xboard_level(tc),
                 ] {
                     self.send(&line)?;
+                }
+                let fen = start.to_text();
+                if fen != duel_chess::START_FEN {
+                    self.send(&format!("setboard {fen}"))?;
                 }
                 self.ready()
             }
@@ -748,17 +762,24 @@ fn play_game(
     let [white, black] = engines;
     let start = opening.start.clone();
     for e in [&*white, &*black] {
-        // An xboard engine would need `variant fischerandom` and `setboard`: not spoken here.
-        if e.protocol == Protocol::Xboard && start.to_text() != duel_chess::START_FEN {
+        // Another start reaches an xboard engine by `setboard`, if it has it; a Chess960 one
+        // would also need `variant fischerandom`, which no engine here declares.
+        let other_start = start.to_text() != duel_chess::START_FEN;
+        if e.protocol == Protocol::Xboard && other_start && (!e.setboard || start.is_chess960()) {
             return Err(format!(
-                "{}: an xboard engine gets only the standard start here, not {}",
+                "{}: an xboard engine {} cannot start from {}",
                 e.name,
+                if start.is_chess960() {
+                    "(Chess960 is not spoken over xboard here)"
+                } else {
+                    "without the setboard feature"
+                },
                 start.to_text()
             ));
         }
     }
-    white.new_game(tcs[0])?;
-    black.new_game(tcs[1])?;
+    white.new_game(tcs[0], &start)?;
+    black.new_game(tcs[1], &start)?;
     let mut pos = start.clone();
     let mut moves: Vec<Move> = Vec::new();
     for m in &opening.moves {
@@ -953,44 +974,96 @@ pub struct Opening {
 
 /// A match: `games` games between `first` and `second` at their controls `tcs` (first's,
 /// second's: the same for an even match, different for time odds), openings taken in turn from
-/// `openings` (each played twice, colours swapped), every game reported to `on_game`.
+/// `openings` (each played twice, colours swapped), `concurrency` games at a time, every game
+/// reported to `on_game` as it ends, which answers whether to go on.
+///
+/// Each of the `concurrency` workers runs its own pair of engine processes and takes the next
+/// game number when it is free, so game `g` is played from the same opening with the same
+/// colours whatever the concurrency; only the order in which games end depends on it. When
+/// `on_game` says stop (a test has decided, say), no game is started, the games already
+/// running are played out and reported, and the tally counts them all.
 pub fn run_match(
     first: &EngineSpec,
     second: &EngineSpec,
     tcs: [TimeControl; 2],
     games: usize,
     openings: &[Opening],
-    mut on_game: impl FnMut(usize, &Played, &Tally),
+    concurrency: usize,
+    mut on_game: impl FnMut(usize, &Played, &Tally) -> bool,
 ) -> Result<Tally, String> {
     if openings.is_empty() {
         return Err("no openings".into());
     }
-    let mut a = Engine::start(first)?;
-    let mut b = Engine::start(second)?;
     let date = crate::today();
-    let mut tally = Tally::default();
-    for g in 0..games {
-        let opening = &openings[(g / 2) % openings.len()];
-        let first_is_white = g % 2 == 0;
-        let (engines, controls) = if first_is_white {
-            ([&mut a, &mut b], tcs)
-        } else {
-            ([&mut b, &mut a], [tcs[1], tcs[0]])
-        };
-        let played = play_game(engines, opening, controls, g + 1, &date)?;
-        let first_won = match played.result {
-            GameResult::Draw => None,
-            GameResult::WhiteWins => Some(first_is_white),
-            GameResult::BlackWins => Some(!first_is_white),
-        };
-        match first_won {
-            None => tally.draws += 1,
-            Some(true) => tally.wins += 1,
-            Some(false) => tally.losses += 1,
+    let next = AtomicUsize::new(0);
+    let halt = AtomicBool::new(false);
+    // Each report carries a channel for the answer: a worker starts no game before it hears
+    // whether the match goes on, so that a decision stops it at once.
+    type Report = (usize, Result<Played, String>, mpsc::Sender<bool>);
+    let (tx, rx) = mpsc::channel::<Report>();
+    std::thread::scope(|scope| {
+        for _ in 0..concurrency.clamp(1, games.max(1)) {
+            let tx = tx.clone();
+            let (date, next, halt) = (&date, &next, &halt);
+            scope.spawn(move || {
+                let pair = Engine::start(first).and_then(|a| Ok((a, Engine::start(second)?)));
+                let (go_on, told) = mpsc::channel();
+                let (mut a, mut b) = match pair {
+                    Ok(pair) => pair,
+                    Err(e) => {
+                        let _ = tx.send((0, Err(e), go_on));
+                        return;
+                    }
+                };
+                while !halt.load(Ordering::Relaxed) {
+                    let g = next.fetch_add(1, Ordering::Relaxed);
+                    if g >= games {
+                        break;
+                    }
+                    let opening = &openings[(g / 2) % openings.len()];
+                    let (engines, controls) = if g % 2 == 0 {
+                        ([&mut a, &mut b], tcs)
+                    } else {
+                        ([&mut b, &mut a], [tcs[1], tcs[0]])
+                    };
+                    let played = play_game(engines, opening, controls, g + 1, date);
+                    if tx.send((g, played, go_on.clone())).is_err() || told.recv() != Ok(true) {
+                        break;
+                    }
+                }
+            });
         }
-        on_game(g + 1, &played, &tally);
-    }
-    Ok(tally)
+        drop(tx);
+        let mut tally = Tally::default();
+        let mut error = None;
+        for (g, played, go_on) in rx {
+            let played = match played {
+                Ok(p) => p,
+                Err(e) => {
+                    halt.store(true, Ordering::Relaxed);
+                    error.get_or_insert(e);
+                    let _ = go_on.send(false);
+                    continue;
+                }
+            };
+            if error.is_some() {
+                let _ = go_on.send(false);
+                continue;
+            }
+            let first_is_white = g % 2 == 0;
+            match played.result {
+                GameResult::Draw => tally.draws += 1,
+                GameResult::WhiteWins if first_is_white => tally.wins += 1,
+                GameResult::BlackWins if !first_is_white => tally.wins += 1,
+                _ => tally.losses += 1,
+            }
+            if !on_game(g + 1, &played, &tally) {
+                halt.store(true, Ordering::Relaxed);
+            }
+            let _ = go_on.send(!halt.load(Ordering::Relaxed));
+        }
+        error.map_or(Ok(tally), Err)
+    })
 }
 
 /// Openings for a match: `count` distinct move sequences of `plies` random moves from the

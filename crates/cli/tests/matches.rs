@@ -35,8 +35,21 @@ fn two_games(second: &str, protocol: &str, extra: &[&str]) {
     assert!(ok, "{out}\n{err}");
     let games: Vec<&str> = out.lines().filter(|l| l.starts_with("game ")).collect();
     assert_eq!(games.len(), 2, "{out}");
-    let last = out.lines().last().unwrap();
-    assert!(last.starts_with("result: "), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("result: ")), "{out}");
+    // One pair: its line counts it once.
+    let pairs = out.lines().last().unwrap();
+    assert!(
+        pairs.starts_with("pairs by the first engine's points"),
+        "{out}"
+    );
+    let counts: u32 = pairs
+        .rsplit(": ")
+        .next()
+        .unwrap()
+        .split(' ')
+        .map(|c| c.parse::<u32>().unwrap())
+        .sum();
+    assert_eq!(counts, 1, "{out}");
     let text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(text.matches("[Event ").count(), 2, "{text}");
     if extra.contains(&"--chess960") {
@@ -243,6 +256,12 @@ fn concurrent_games_are_the_games_played_one_at_a_time() {
     }
     assert_eq!(played[0].0.len(), 4);
     assert_eq!(played[0], played[1]);
+    // The same engine on both sides, at a node limit, plays the same game from an opening
+    // whichever copy has White: each pair of games gives the first engine exactly one point.
+    assert_eq!(
+        played[0].1,
+        "pairs by the first engine's points (0, 0.5, 1, 1.5, 2): 0 0 2 0 0"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -944,22 +944,62 @@ impl Tally {
     /// the per-game score; None before any game. A score of 0 or 1 has no finite Elo: the
     /// bound is clamped at ±1000.
     pub fn elo(&self) -> Option<(f64, f64, f64)> {
-        let n = f64::from(self.games());
-        if n == 0.0 {
-            return None;
-        }
-        let s = self.score();
-        let var = (f64::from(self.wins) * (1.0 - s).powi(2)
-            + f64::from(self.draws) * (0.5 - s).powi(2)
-            + f64::from(self.losses) * s.powi(2))
-            / n;
-        let se = (var / n).sqrt();
-        let elo = |p: f64| {
-            let p = p.clamp(1e-6, 1.0 - 1e-6);
-            (-400.0 * (1.0 / p - 1.0).log10()).clamp(-1000.0, 1000.0)
-        };
-        Some((elo(s), elo(s - 1.96 * se), elo(s + 1.96 * se)))
+        elo_interval(&[
+            (f64::from(self.wins), 1.0),
+            (f64::from(self.draws), 0.5),
+            (f64::from(self.losses), 0.0),
+        ])
     }
+}
+
+/// The game pairs of a match (one opening, colours swapped) by the first engine's points in
+/// the pair: `counts[k]` pairs scored k half-points (0, ½, 1, 1½, 2 points), the
+/// "pentanomial" counts fastchess and fishtest print. The two games of a pair share an
+/// opening, so their results are correlated: a lopsided opening tends to give each side one
+/// win. The variance of pair scores counts that; the per-game variance does not, and overstates
+/// the error when openings are lopsided.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Pairs {
+    /// Pairs by the first engine's half-points in them, 0 to 4.
+    pub counts: [u32; 5],
+}
+
+impl Pairs {
+    /// Pairs counted.
+    pub fn pairs(&self) -> u32 {
+        self.counts.iter().sum()
+    }
+
+    /// The Elo difference and its 95% interval from the variance of pair scores; None before
+    /// any pair.
+    pub fn elo(&self) -> Option<(f64, f64, f64)> {
+        let groups: Vec<(f64, f64)> = (0..5)
+            .map(|k| (f64::from(self.counts[k]), k as f64 / 4.0))
+            .collect();
+        elo_interval(&groups)
+    }
+}
+
+/// The Elo difference and its 95% interval for samples of scores given as (count, score in
+/// 0..=1) groups, from their mean and the sample variance of the mean; None for no samples. A
+/// mean of 0 or 1 has no finite Elo: the bounds are clamped at ±1000.
+fn elo_interval(groups: &[(f64, f64)]) -> Option<(f64, f64, f64)> {
+    let n: f64 = groups.iter().map(|g| g.0).sum();
+    if n == 0.0 {
+        return None;
+    }
+    let mean = groups.iter().map(|(c, x)| c * x).sum::<f64>() / n;
+    let var = groups
+        .iter()
+        .map(|(c, x)| c * (x - mean).powi(2))
+        .sum::<f64>()
+        / n;
+    let se = (var / n).sqrt();
+    let elo = |p: f64| {
+        let p = p.clamp(1e-6, 1.0 - 1e-6);
+        (-400.0 * (1.0 / p - 1.0).log10()).clamp(-1000.0, 1000.0)
+    };
+    Some((elo(mean), elo(mean - 1.96 * se), elo(mean + 1.96 * se)))
 }
 
 /// A match opening: where the game starts (the standard start, or a Chess960 start with
@@ -1218,6 +1258,30 @@ mod tests {
         let (_, lo2, hi2) = more.elo().unwrap();
         assert!(hi2 - lo2 < (hi - lo) / 3.0);
         assert_eq!(Tally::default().elo(), None);
+    }
+
+    #[test]
+    fn elo_from_pairs() {
+        // Forty pairs: ten lost ½–1½, twenty split 1–1, ten won 1½–½. Mean ½, pair scores
+        // ¼, ½, ¾: variance (10 + 10) · (¼)² / 40 = 1/32, so the half-width is
+        // 1.96 · √(1/32 / 40) = 0.0548 of the score, about 38 Elo either way.
+        let p = Pairs {
+            counts: [0, 10, 20, 10, 0],
+        };
+        assert_eq!(p.pairs(), 40);
+        let (e, lo, hi) = p.elo().unwrap();
+        assert!(e.abs() < 1e-9 && (lo + hi).abs() < 1e-6, "{e} {lo} {hi}");
+        assert!((hi - 38.2).abs() < 0.1, "{hi}");
+        // If each even pair was a win and a loss, the eighty games are 30 wins, 20 draws and
+        // 30 losses, with a per-game variance of 3/16: an interval of about ±66 Elo. The pairs
+        // see that each lopsided opening gave both engines a win.
+        let t = Tally {
+            wins: 30,
+            draws: 20,
+            losses: 30,
+        };
+        assert!(t.elo().unwrap().2 > hi);
+        assert_eq!(Pairs::default().elo(), None);
     }
 
     #[test]

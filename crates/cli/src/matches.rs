@@ -68,18 +68,22 @@ pub struct MatchArgs {
     /// Save the games here as PGN (appended to as they finish).
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<std::path::PathBuf>,
-    /// Seed of the random openings.
+    /// Seed of the random openings, or of the order of a book's (--openings).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Random plies in each opening (then kept only if duel's depth-6 search finds it within
-    /// 50 centipawns of level).
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(0..=40), conflicts_with = "openings")]
-    pub opening_plies: u32,
+    /// 50 centipawns of level) [default: 8]; with --openings, the most moves taken from each
+    /// game of a PGN book.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=40))]
+    pub opening_plies: Option<u32>,
     /// Chess960 (Fischer Random): each opening starts from one of the 960 starts, drawn by the
     /// seed, and both engines get `UCI_Chess960` (UCI engines only).
     #[arg(long)]
     pub chess960: bool,
 }
+
+/// Random plies in an opening unless --opening-plies says otherwise.
+const RANDOM_PLIES: u32 = 8;
 
 /// How far below the best move an opening move may be.
 const PLAUSIBLE_CP: i32 = 25;
@@ -171,13 +175,18 @@ pub fn play_match(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
                 .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
             shuffle(&mut all, a.seed);
             all.truncate(count);
+            if let Some(plies) = a.opening_plies {
+                for o in &mut all {
+                    o.moves.truncate(plies as usize);
+                }
+            }
             all
         }
         None => {
             let judge = std::cell::RefCell::new(duel_engine::open("chess", None)?);
             random_openings(
                 count,
-                a.opening_plies as usize,
+                a.opening_plies.unwrap_or(RANDOM_PLIES) as usize,
                 a.seed,
                 a.chess960,
                 |pos, moves| plausible(judge.borrow_mut().as_mut(), &pos.to_text(), moves),
@@ -200,7 +209,7 @@ pub fn play_match(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
     };
     let source = match &a.openings {
         Some(path) => format!("from {}", path.display()),
-        None => format!("of {} plies", a.opening_plies),
+        None => format!("of {} plies", a.opening_plies.unwrap_or(RANDOM_PLIES)),
     };
     writeln!(
         out,

@@ -306,51 +306,43 @@ fn openings_come_from_epd_and_pgn_files() {
     .unwrap();
     let book = dir.join("o.pgn");
     std::fs::write(&book, "[Event \"b\"]\n\n1. d4 Nf6 2. c4 e6 3. Nc3 Bb4 *\n").unwrap();
-    for (file, check) in [
-        (&epd, format!("[FEN \"{fen}\"]")),
-        (&book, "1. d4 Nf6 2. c4 e6 3. Nc3 Bb4 ".to_string()),
-    ] {
+    // The two games of a one-opening match from `file`, with `extra` flags.
+    let play = |file: &std::path::Path, extra: &[&str]| {
         let pgn = dir.join("games.pgn");
         let _ = std::fs::remove_file(&pgn);
-        let (out, err, ok) = against_itself(&[
+        let mut args = vec![
             "--games",
             "2",
             "--nodes",
             "2000",
-            "--openings",
-            file.to_str().unwrap(),
             "--pgn",
             pgn.to_str().unwrap(),
-        ]);
+        ];
+        args.extend_from_slice(&["--openings", file.to_str().unwrap()]);
+        args.extend_from_slice(extra);
+        let (out, err, ok) = against_itself(&args);
         assert!(ok, "{out}\n{err}");
         assert!(out.contains("1 openings from"), "{out}");
         let games = games_by_round(&pgn);
         assert_eq!(games.len(), 2);
+        games
+    };
+    for (file, check) in [
+        (&epd, format!("[FEN \"{fen}\"]")),
+        (&book, "1. d4 Nf6 2. c4 e6 3. Nc3 Bb4".to_string()),
+    ] {
+        let games = play(file, &[]);
         assert!(
-            games.iter().all(|g| g.contains(check.trim_end())),
+            games.iter().all(|g| g.contains(&check)),
             "{check}: {games:?}"
         );
     }
     // --opening-plies caps what is taken from a book's game: the engines' own moves, which
     // carry their values as comments, start at the third ply.
-    let pgn = dir.join("capped.pgn");
-    let (out, err, ok) = against_itself(&[
-        "--games",
-        "2",
-        "--nodes",
-        "2000",
-        "--openings",
-        book.to_str().unwrap(),
-        "--opening-plies",
-        "2",
-        "--pgn",
-        pgn.to_str().unwrap(),
-    ]);
-    assert!(ok, "{out}\n{err}");
-    for g in games_by_round(&pgn) {
+    for g in play(&book, &["--opening-plies", "2"]) {
         let moves = &g[g.find("1. d4 Nf6 2. ").unwrap()..];
-        let third: Vec<&str> = moves.split_whitespace().skip(5).take(1).collect();
-        assert!(third[0].starts_with('{'), "{g}");
+        let third = moves.split_whitespace().nth(5).unwrap();
+        assert!(third.starts_with('{'), "{g}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -8,8 +8,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use duel_core::Game;
 use duel_engine::arena::{
-    random_openings, read_openings, run_match, EngineSpec, GameResult, Pairs, Protocol, Sprt,
-    TimeControl, Verdict,
+    random_openings, read_openings, run_match, EngineSpec, Protocol, Sprt, TimeControl, Verdict,
 };
 use duel_engine::{Limits, Session};
 
@@ -242,10 +241,7 @@ pub fn play_match(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
     }
     let mut write_error = None;
     let mut decided: Option<(Verdict, f64, u32)> = None;
-    // The first engine's half-points in each game whose pair is not complete yet.
-    let mut unpaired = std::collections::HashMap::new();
-    let mut pairs = Pairs::default();
-    let tally = run_match(
+    let (tally, pairs) = run_match(
         &first,
         &second,
         tcs,
@@ -269,18 +265,6 @@ pub fn play_match(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
             };
             if let Err(e) = written.and(saved) {
                 write_error.get_or_insert(e);
-            }
-            let first_is_white = n % 2 == 1;
-            let half_points: usize = match played.result {
-                GameResult::Draw => 1,
-                GameResult::WhiteWins if first_is_white => 2,
-                GameResult::BlackWins if !first_is_white => 2,
-                _ => 0,
-            };
-            if let Some(other) = unpaired.remove(&((n - 1) / 2)) {
-                pairs.counts[half_points + other] += 1;
-            } else {
-                unpaired.insert((n - 1) / 2, half_points);
             }
             if let (Some(s), None) = (a.sprt, decided) {
                 if let Some(v) = s.verdict(t) {

@@ -1015,7 +1015,8 @@ pub struct Opening {
 /// A match: `games` games between `first` and `second` at their controls `tcs` (first's,
 /// second's: the same for an even match, different for time odds), openings taken in turn from
 /// `openings` (each played twice, colours swapped), `concurrency` games at a time, every game
-/// reported to `on_game` as it ends, which answers whether to go on.
+/// reported to `on_game` as it ends, which answers whether to go on. Returns the score by games
+/// and by the pairs that both ended.
 ///
 /// Each of the `concurrency` workers runs its own pair of engine processes and takes the next
 /// game number when it is free, so game `g` is played from the same opening with the same
@@ -1030,7 +1031,7 @@ pub fn run_match(
     openings: &[Opening],
     concurrency: usize,
     mut on_game: impl FnMut(usize, &Played, &Tally) -> bool,
-) -> Result<Tally, String> {
+) -> Result<(Tally, Pairs), String> {
     if openings.is_empty() {
         return Err("no openings".into());
     }
@@ -1075,6 +1076,9 @@ pub fn run_match(
         }
         drop(tx);
         let mut tally = Tally::default();
+        let mut pairs = Pairs::default();
+        // The first engine's half-points in each game whose pair has not ended yet, by pair.
+        let mut unpaired = std::collections::HashMap::new();
         let mut error = None;
         for (g, played, go_on) in rx {
             let played = match played {
@@ -1090,19 +1094,31 @@ pub fn run_match(
                 let _ = go_on.send(false);
                 continue;
             }
-            let first_is_white = g % 2 == 0;
-            match played.result {
-                GameResult::Draw => tally.draws += 1,
-                GameResult::WhiteWins if first_is_white => tally.wins += 1,
-                GameResult::BlackWins if !first_is_white => tally.wins += 1,
+            // The first engine's half-points: game g has it White when g is even.
+            let half_points: usize = match played.result {
+                GameResult::Draw => 1,
+                GameResult::WhiteWins if g % 2 == 0 => 2,
+                GameResult::BlackWins if g % 2 == 1 => 2,
+                _ => 0,
+            };
+            match half_points {
+                2 => tally.wins += 1,
+                1 => tally.draws += 1,
                 _ => tally.losses += 1,
+            }
+            // Games 2k and 2k + 1 share an opening.
+            match unpaired.remove(&(g / 2)) {
+                Some(other) => pairs.counts[half_points + other] += 1,
+                None => {
+                    unpaired.insert(g / 2, half_points);
+                }
             }
             if !on_game(g + 1, &played, &tally) {
                 halt.store(true, Ordering::Relaxed);
             }
             let _ = go_on.send(!halt.load(Ordering::Relaxed));
         }
-        error.map_or(Ok(tally), Err)
+        error.map_or(Ok((tally, pairs)), Err)
     })
 }
 

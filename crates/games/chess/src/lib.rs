@@ -12,7 +12,8 @@
 //!   accepted on input. In Chess960 notation ([`Chess::set_chess960`], UCI's `UCI_Chess960`)
 //!   castling is king-takes-rook both ways;
 //! - FEN read with the castling field as standard (`KQkq`), Shredder-FEN (`HAha`) or X-FEN, and
-//!   written as X-FEN ([`parse_fen`]), so every Chess960 position reads back as it was;
+//!   written as X-FEN ([`parse_fen`]), so every Chess960 position reads back as it was; a
+//!   refused FEN comes with a [`FenError`] naming the rule it breaks;
 //! - [`Chess::san`], standard algebraic notation for the terminal and PGN, and
 //!   [`Chess::parse_san`] to read it back;
 //! - the founding texts' evaluations: [`Material`] (material balance) and [`Pst`] (material
@@ -37,6 +38,7 @@
 
 pub mod endgame;
 mod eval;
+mod fen;
 pub mod nnue;
 mod san;
 mod see;
@@ -48,6 +50,7 @@ use duel_core::{Game, MoveError, Outcome, PositionError, Side, SplitMix64};
 pub use cozy_chess;
 pub use cozy_chess::Move;
 pub use eval::{is_noisy, Material, Pst, PIECE_VALUES};
+pub use fen::FenError;
 pub use nnue::Net;
 pub use san::pgn;
 pub use see::{see, see_at_least};
@@ -225,7 +228,10 @@ impl Chess {
 /// file, `HAha`) and X-FEN (`KQkq` for the outermost rook on a side, the file only for an
 /// inner one), the last two for Chess960 positions. The two move counters may be left out,
 /// as in EPD and in the FENs some tools write: then 0 and 1, as Stockfish reads them.
-pub fn parse_fen(fen: &str) -> Result<Board, cozy_chess::FenParseError> {
+///
+/// `cozy-chess` decides what is accepted; a refusal is explained as a [`FenError`] that names
+/// the rule broken (`two white kings (e1, e4)`), or is `cozy-chess`'s own when no rule is seen.
+pub fn parse_fen(fen: &str) -> Result<Board, FenError> {
     let fields = fen.split_whitespace().count();
     let padded;
     let fen = match fields {
@@ -243,6 +249,7 @@ pub fn parse_fen(fen: &str) -> Result<Board, cozy_chess::FenParseError> {
         Err(cozy_chess::FenParseError::InvalidCastlingRights) => from_xfen(fen),
         other => other,
     }
+    .map_err(|cause| fen::diagnose(fen, cause))
 }
 
 /// [`parse_fen`] for a castling field that is not the standard form: each `K`/`Q` made the

@@ -111,8 +111,8 @@ pub struct EngineArgs {
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: u32,
     /// Transposition table size in MiB.
-    #[arg(long, value_name = "MB", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
-    pub hash: u32,
+    #[arg(long, value_name = "MB", default_value_t = 16, value_parser = hash_mb)]
+    pub hash: usize,
 }
 
 impl EngineArgs {
@@ -122,9 +122,9 @@ impl EngineArgs {
         // On top of the game's own switches (chess turns null move and LMR on).
         s.set_config(SearchConfig {
             threads: self.threads as usize,
-            tt_mb: self.hash as usize,
+            tt_mb: self.hash,
             ..s.config().clone()
-        });
+        })?;
         Ok(s)
     }
 }
@@ -133,6 +133,21 @@ impl EngineArgs {
 pub fn open_game(game: &str, eval: Option<&str>) -> Result<Box<dyn Session>> {
     Ok(duel_engine::open(game, eval)?)
 }
+
+/// Reads a table size in MiB, 1 to [`duel_engine::HASH_MAX_MB`] (UCI's `Hash` has the same
+/// range).
+pub fn hash_mb(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if (1..=duel_engine::HASH_MAX_MB).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "'{text}' is not a table size: an integer from 1 to {} (MiB)",
+            duel_engine::HASH_MAX_MB
+        )),
+    }
+}
+
+/// The longest time limit read, in seconds.
+const MAX_SECONDS: f64 = 1e9;
 
 /// Reads a duration: a number with a unit, `ms`, `s` or `m` (`500ms`, `2s`, `1.5s`, `1m`).
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
@@ -160,8 +175,15 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
         .parse()
         .map_err(|_| format!("'{text}' is not a time: write e.g. 500ms, 2s, 1.5s or 1m"))?;
     let secs = value * scale;
-    if !(secs > 0.0 && secs < 1e9) {
-        return Err(format!("time '{text}' must be positive"));
+    if secs <= 0.0 {
+        return Err(format!("time '{text}' must be more than zero"));
+    }
+    // A billion seconds is over thirty years: beyond it a limit is a typo, and beyond about
+    // 1.8e19 seconds it would not fit in a Duration at all.
+    if secs > MAX_SECONDS {
+        return Err(format!(
+            "time '{text}' is too long: at most {MAX_SECONDS:.0} s (about 31 years)"
+        ));
     }
     Ok(Duration::from_secs_f64(secs))
 }
@@ -217,5 +239,14 @@ mod tests {
         for bad in ["", "2", "x", "2h", "0s", "-1s", "1..5s", "ms"] {
             assert!(parse_duration(bad).is_err(), "{bad}");
         }
+        let e = parse_duration("99999999999999999999s").unwrap_err();
+        assert!(e.contains("too long"), "{e}");
+        assert!(parse_duration("0ms")
+            .unwrap_err()
+            .contains("more than zero"));
+        assert_eq!(
+            parse_duration("1000000000s"),
+            Ok(Duration::from_secs(1_000_000_000))
+        );
     }
 }

@@ -1,11 +1,14 @@
 //! analyze, solve, perft, bench, compare and tree.
 
 use std::io::Write;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
-use duel_engine::{Algorithm, CompareRow, Limits, SearchReport, GAMES};
+use duel_engine::{
+    Algorithm, CompareRow, EngineError, Limits, SearchReport, SolveLimits, SolveProgress,
+    SolveStep, SolveStop, GAMES,
+};
 
 use crate::args::{open_game, EngineArgs, LimitArgs, PositionArgs};
 use crate::show::{self, describe, exact_words, ms};
@@ -82,12 +85,206 @@ pub fn analyze(
     Ok(())
 }
 
-/// `solve`: the exact value and every move's value.
-pub fn solve(game: &str, position: &PositionArgs, out: &mut dyn Write) -> Result<()> {
+/// `solve` stopped by `--time` or `--nodes` before the value was proven. What it found has been
+/// printed by then; the binary exits with [`Unfinished::EXIT_CODE`].
+#[derive(Debug)]
+pub struct Unfinished {
+    /// The limit, as a flag and its value.
+    limit: String,
+}
+
+impl Unfinished {
+    /// The exit status of an unfinished solve: apart from clap's 2 for usage errors and 1 for
+    /// every other error, so that scripts can tell "not proven within the limit" from failure.
+    pub const EXIT_CODE: u8 = 3;
+}
+
+impl std::fmt::Display for Unfinished {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "solve unfinished: stopped by {} before the value was proven",
+            self.limit
+        )
+    }
+}
+
+impl std::error::Error for Unfinished {}
+
+/// `12,345,678`.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A time limit as the flag would take it: `5m`, `10s`, `1500ms`.
+fn duration_text(t: Duration) -> String {
+    match (t.subsec_nanos(), t.as_secs()) {
+        (0, s) if s > 0 && s.is_multiple_of(60) => format!("{}m", s / 60),
+        (0, s) => format!("{s}s"),
+        _ => format!("{}ms", t.as_millis()),
+    }
+}
+
+/// `value >= +2`, `value in -4..+2`, `value +1`, `value unknown`.
+fn bounds_text(lower: Option<i32>, upper: Option<i32>) -> String {
+    match (lower, upper) {
+        (Some(l), Some(u)) if l == u => format!("value {l:+}"),
+        (Some(l), Some(u)) => format!("value in {l:+}..{u:+}"),
+        (Some(l), None) => format!("value >= {l:+}"),
+        (None, Some(u)) => format!("value <= {u:+}"),
+        (None, None) => "value unknown".to_string(),
+    }
+}
+
+/// `12,345,678 nodes, 3.2 s, 3.9 Mn/s`.
+fn effort_text(nodes: u64, time: Duration) -> String {
+    let secs = time.as_secs_f64();
+    // Below a few milliseconds the rate says more about the clock than about the solver.
+    let rate = if secs >= 0.005 {
+        format!(", {:.1} Mn/s", nodes as f64 / secs / 1e6)
+    } else {
+        String::new()
+    };
+    format!("{} nodes, {secs:.1} s{rate}", grouped(nodes))
+}
+
+/// One line of a running solve's progress.
+fn solve_progress_line(p: &SolveProgress<'_>) -> String {
+    match p {
+        SolveProgress::Plan {
+            moves,
+            method,
+            margin_name,
+        } => format!(
+            "solving each of the {moves} moves exactly, one after the other ({method}); \
+             values are {margin_name}s for the side that moves; Ctrl-C or --time/--nodes to stop"
+        ),
+        SolveProgress::Move(m) => {
+            let head = format!("  move {} ({}/{})", m.mv, m.index + 1, m.of);
+            let bounds = bounds_text(m.lower, m.upper);
+            let guess = match m.guess {
+                Some(g) if m.lower != m.upper || m.lower.is_none() => {
+                    format!(", guess {g:+}")
+                }
+                _ => String::new(),
+            };
+            let what = match m.step {
+                SolveStep::Started => "solving".to_string(),
+                SolveStep::Solved => format!("solved, {bounds}"),
+                SolveStep::Narrowed => format!("{bounds}{guess} ({})", m.stage),
+                SolveStep::Running => {
+                    let window = match m.window {
+                        Some((a, b)) => format!(" ({a:+}, {b:+})"),
+                        None => String::new(),
+                    };
+                    format!("{bounds}{guess}, {}{window} running", m.stage)
+                }
+            };
+            format!("{head}: {what}, {}", effort_text(m.nodes, m.time))
+        }
+    }
+}
+
+/// The lines that say what an unfinished solve knows; the last one names the limit.
+fn print_unfinished(
+    out: &mut dyn Write,
+    u: &duel_engine::Unfinished,
+    mover: &str,
+    limit: &str,
+) -> Result<()> {
+    let name = u.margin_name;
+    if !u.solved.is_empty() {
+        writeln!(out, "moves solved, for {mover}:")?;
+        for m in &u.solved {
+            let margin = m
+                .margin
+                .map_or(String::new(), |p| format!(" ({name} {p:+})"));
+            writeln!(
+                out,
+                "  {:>3}  {}{margin}",
+                m.mv,
+                show::outcome_words(m.value, mover)
+            )?;
+        }
+    }
+    if let Some(c) = &u.current {
+        writeln!(
+            out,
+            "move in progress: {}, {} ({name})",
+            c.mv,
+            bounds_text(c.lower, c.upper)
+        )?;
+    }
+    if u.untried > 0 {
+        writeln!(out, "moves not started: {}", u.untried)?;
+    }
+    let known = match u.at_least {
+        Some(l) => format!("at least {l:+} for {mover}, {name}"),
+        None => "no bound proven yet".to_string(),
+    };
+    writeln!(
+        out,
+        "unfinished: stopped by {limit} after {} nodes, {:.1} s; value unknown ({known})",
+        grouped(u.nodes),
+        u.time.as_secs_f64()
+    )?;
+    Ok(())
+}
+
+/// `solve`: the exact value and every move's value, with the progress of a long solve, within
+/// the limits given.
+pub fn solve(
+    game: &str,
+    position: &PositionArgs,
+    time: Option<Duration>,
+    nodes: Option<u64>,
+    out: &mut dyn Write,
+) -> Result<()> {
     let mut s = open_game(game, None)?;
     position.apply(s.as_mut())?;
     writeln!(out, "solve {}: {}", s.game(), describe(s.as_ref()))?;
-    let sol = s.solve()?;
+    out.flush()?;
+    let limits = SolveLimits {
+        nodes,
+        time,
+        stop: None,
+    };
+    let mut err = Ok(());
+    let result = s.solve(&limits, &mut |p| {
+        if err.is_ok() {
+            let line = solve_progress_line(p);
+            err = writeln!(out, "{line}").and_then(|()| out.flush());
+        }
+    });
+    err?;
+    let sol = match result {
+        Ok(sol) => sol,
+        Err(EngineError::Unfinished(u)) => {
+            let limit = match u.stop {
+                SolveStop::Nodes(n) => format!("--nodes {n}"),
+                SolveStop::Time(t) => format!("--time {}", duration_text(t)),
+                SolveStop::Flag => "a stop".to_string(),
+            };
+            print_unfinished(out, &u, s.side_name(s.side_to_move()), &limit)?;
+            return Err(Unfinished { limit }.into());
+        }
+        Err(EngineError::TooFarFromEnd {
+            distance, takes, ..
+        }) => bail!(
+            "too far from the end to solve without a limit: {distance} ({takes}); give \
+             --time or --nodes to try anyway, and the solve prints what it proves before the \
+             limit"
+        ),
+        Err(e) => return Err(e.into()),
+    };
     let mover = s.side_name(s.side_to_move());
     let name = sol.margin_name;
     let margin = |p: Option<i32>| match p {
@@ -152,7 +349,9 @@ pub fn perft(
     )?;
     let start = Instant::now();
     let leaves = if divide {
-        let rows = s.perft_divide(depth);
+        // Nothing here sets the flag: the command runs to its end or until interrupted.
+        let never = std::sync::atomic::AtomicBool::new(false);
+        let rows = s.perft_divide(depth, &never).unwrap_or_default();
         for (mv, n) in &rows {
             writeln!(out, "  {mv:>4}  {n}")?;
         }

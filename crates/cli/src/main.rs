@@ -41,12 +41,29 @@ enum Command {
         #[command(flatten)]
         engine: EngineArgs,
     },
-    /// The exact value of a position and of each move.
+    /// The exact value of a position and of each move, each move solved in turn with its
+    /// progress shown.
+    #[command(after_help = "\
+A long solve prints a line at each step (each null-window probe or window of each move) and \
+every two seconds or so, with its nodes, time and speed. Without --time or --nodes, positions \
+too far from the end to finish in minutes are refused at once (Othello: more than 30 empty \
+squares; Connect Four: the empty board); with a limit, any position is tried. \
+Tic-tac-toe is solved at once, whatever the limits.
+
+Exit status: 0 when solved; 3 when --time or --nodes stopped the solve first (the moves \
+solved and the bounds proven are printed); 2 for a usage error; 1 for any other error, \
+a position refused as too far from the end among them.")]
     Solve {
         /// The game (tictactoe, connect4, othello, chess).
         game: String,
         #[command(flatten)]
         position: PositionArgs,
+        /// Stop after about this much time (500ms, 2s, 1.5s, 1m), printing what is known.
+        #[arg(long, short = 't', value_name = "TIME", value_parser = args::parse_duration)]
+        time: Option<std::time::Duration>,
+        /// Stop after about this many nodes, printing what is known.
+        #[arg(long, short = 'n', value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        nodes: Option<u64>,
     },
     /// Count the positions exactly DEPTH plies ahead (move generation check).
     Perft {
@@ -79,8 +96,8 @@ enum Command {
         #[arg(long, value_name = "N", default_value_t = 14, value_parser = clap::value_parser!(u32).range(0..=24))]
         solve_empties: u32,
         /// Transposition table size in MiB.
-        #[arg(long, value_name = "MB", default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=65536))]
-        hash: u64,
+        #[arg(long, value_name = "MB", default_value_t = 16, value_parser = args::hash_mb)]
+        hash: usize,
     },
     /// Play a chess match between duel (or any engine) and a UCI or xboard engine: balanced
     /// openings, colours alternated, clocks kept, PGN saved, Elo with its 95% interval.
@@ -106,7 +123,12 @@ fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
             limits,
             engine,
         } => commands::analyze(&game, &position, &limits, &engine, out),
-        Command::Solve { game, position } => commands::solve(&game, &position, out),
+        Command::Solve {
+            game,
+            position,
+            time,
+            nodes,
+        } => commands::solve(&game, &position, time, nodes, out),
         Command::Perft {
             game,
             depth,
@@ -137,10 +159,13 @@ fn main() -> ExitCode {
         let opts = duel_engine::nboard::NboardOptions {
             default_depth: depth,
             solve_empties,
-            tt_mb: hash as usize,
+            tt_mb: hash,
             ..Default::default()
         };
-        duel_engine::nboard::run(std::io::stdin(), std::io::stdout(), opts);
+        if let Err(e) = duel_engine::nboard::run(std::io::stdin(), std::io::stdout(), opts) {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
         return ExitCode::SUCCESS;
     }
     if let Command::Uci { game } = &cli.command {
@@ -172,6 +197,9 @@ fn main() -> ExitCode {
             }
             let _ = out.flush();
             eprintln!("error: {e:#}");
+            if e.downcast_ref::<commands::Unfinished>().is_some() {
+                return ExitCode::from(commands::Unfinished::EXIT_CODE);
+            }
             ExitCode::FAILURE
         }
     }

@@ -96,7 +96,10 @@ fn plausible(session: &mut dyn Session, fen: &str, moves: &mut Vec<duel_chess::M
     let mut config = session.config().clone();
     let single = config.multipv;
     config.multipv = moves.len();
-    session.set_config(config.clone());
+    // The table keeps its size, so these cannot fail; if they did, the moves stay unfiltered.
+    if session.set_config(config.clone()).is_err() {
+        return;
+    }
     let lines = session
         .set_position(fen, &[])
         .ok()
@@ -104,7 +107,9 @@ fn plausible(session: &mut dyn Session, fen: &str, moves: &mut Vec<duel_chess::M
         .map(|r| r.lines)
         .unwrap_or_default();
     config.multipv = single;
-    session.set_config(config);
+    if session.set_config(config).is_err() {
+        return;
+    }
     let Some(best) = lines.first().map(|l| l.0) else {
         return;
     };

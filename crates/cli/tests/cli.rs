@@ -7,6 +7,8 @@ use std::process::{Command, Stdio};
 /// What a run printed, and whether it succeeded.
 struct Run {
     ok: bool,
+    /// The exit status, None when a signal ended the run.
+    code: Option<i32>,
     stdout: String,
     stderr: String,
 }
@@ -57,6 +59,7 @@ fn duel_with_input(args: &[&str], input: &str) -> Run {
     let out = child.wait_with_output().unwrap();
     Run {
         ok: out.status.success(),
+        code: out.status.code(),
         stdout: String::from_utf8(out.stdout).unwrap(),
         stderr: String::from_utf8(out.stderr).unwrap(),
     }
@@ -177,6 +180,126 @@ fn solve_connect4_gives_the_pons_score() {
     let out = duel(&["solve", "connect4", "--position", "243335424257"]).success();
     assert_eq!(field(&out, "value:"), "X wins in 7 plies (Pons score +12)");
     assert_eq!(field(&out, "best moves:"), "6");
+}
+
+/// A solve stopped by its node limit prints the plan, each move it starts and each probe that
+/// narrows a move's value, then what it knows and the limit, and exits with 3.
+#[test]
+fn solve_connect4_from_the_start_within_a_node_limit() {
+    let run = duel(&["solve", "connect4", "--nodes", "200000"]);
+    assert_eq!(run.code, Some(3), "{}\n{}", run.stdout, run.stderr);
+    let out = &run.stdout;
+    assert!(out.contains("solving each of the 7 moves exactly"), "{out}");
+    assert!(out.contains("\n  move 1 (1/7): solving, 0 nodes"), "{out}");
+    assert!(
+        out.contains("move in progress: 1, value unknown (Pons score)\n"),
+        "{out}"
+    );
+    assert!(out.contains("moves not started: 6\n"), "{out}");
+    let last = out.lines().last().unwrap();
+    assert!(
+        last.starts_with("unfinished: stopped by --nodes 200000 after 200,000 nodes, ")
+            && last.ends_with(" s; value unknown (no bound proven yet)"),
+        "{out}"
+    );
+    assert!(
+        run.stderr.contains("stopped by --nodes 200000"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+
+    // Deterministic: the first two probes of move 1 end within a million nodes.
+    let run = duel(&["solve", "connect4", "--nodes", "1000000"]);
+    assert_eq!(run.code, Some(3));
+    let out = &run.stdout;
+    assert!(
+        out.contains("  move 1 (1/7): value <= +9 (null-window probe), 351,889 nodes"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  move 1 (1/7): value in -10..+9 (null-window probe), 783,905 nodes"),
+        "{out}"
+    );
+    assert!(
+        out.contains("move in progress: 1, value in -10..+9 (Pons score)\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("value unknown (at least -10 for X, Pons score)\n"),
+        "{out}"
+    );
+}
+
+/// Too far from the end without a limit: refused at once, naming the distance and the way out.
+#[test]
+fn solve_far_from_the_end_needs_a_limit() {
+    let start = std::time::Instant::now();
+    let run = duel(&["solve", "othello"]);
+    assert_eq!(run.code, Some(1));
+    assert!(!run.stdout.contains("solving each"), "{}", run.stdout);
+    run.failure(&["60 empty squares, more than 30", "--time", "--nodes"]);
+    duel(&["solve", "connect4"]).failure(&["the empty board", "20 minutes", "--time", "--nodes"]);
+    assert!(start.elapsed().as_secs() < 10, "not refused at once");
+    // With a limit, it is tried.
+    let run = duel(&["solve", "othello", "--nodes", "100000"]);
+    assert_eq!(run.code, Some(3), "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stdout.contains("  move d3 (1/4): solving"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("moves not started: 3\n"),
+        "{}",
+        run.stdout
+    );
+    // The help names the same thresholds, and the exit status of an unfinished solve.
+    let help = duel(&["solve", "--help"]).success();
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        help.contains("Othello: more than 30 empty squares"),
+        "{help}"
+    );
+    assert!(help.contains("Connect Four: the empty board"), "{help}");
+    assert!(
+        help.contains("3 when --time or --nodes stopped the solve first"),
+        "{help}"
+    );
+}
+
+/// FFO #40 (20 empties, data/othello/ffo-40-59.txt): every move solved exactly, each with
+/// its windows shown, and a2 the only best move (+38).
+#[test]
+fn solve_othello_ffo_40_exactly_with_progress() {
+    let ffo40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X";
+    let run = duel(&["solve", "othello", "-p", ffo40]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let out = &run.stdout;
+    assert!(
+        out.contains("value: Black wins (disc difference +38)"),
+        "{out}"
+    );
+    assert_eq!(field(out, "best moves:"), "a2");
+    assert!(
+        out.contains("  move a2 (3/10): value >= +38 (exact search)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  move a2 (3/10): solved, value +38, 8,078,483 nodes"),
+        "{out}"
+    );
+    assert!(out.contains("method: Othello endgame solver"), "{out}");
+    assert!(out.contains(", 28786878 nodes, "), "{out}");
+}
+
+#[test]
+fn solve_refuses_empty_limits() {
+    let run = duel(&["solve", "connect4", "--nodes", "0"]);
+    assert_eq!(run.code, Some(2), "a usage error");
+    run.failure(&["--nodes", "0"]);
+    duel(&["solve", "connect4", "--time", "0s"]).failure(&["--time", "more than zero"]);
+    duel(&["solve", "connect4", "--time", "soon"]).failure(&["--time", "'soon'"]);
 }
 
 // ---------------------------------------------------------------- compare
@@ -651,4 +774,26 @@ fn chess_play_shows_san_and_records_pgn() {
     assert!(out.contains("White plays Nf3"), "{out}");
     duel(&["play", "connect4", "--record", path]).failure(&["connect4", "no game record"]);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+// ---------------------------------------------------------------- resources and limits
+
+/// A table the machine cannot give is refused before any search, by name, with a failure exit
+/// (it aborted the process before); one beyond the range is refused by the parser.
+#[test]
+fn an_impossible_hash_is_an_error_not_an_abort() {
+    let r = duel(&["analyze", "connect4", "--hash", "33554432", "--depth", "4"]);
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    r.failure(&["33554432 MiB cannot be allocated"]);
+    duel(&["analyze", "connect4", "--hash", "33554433", "--depth", "4"])
+        .failure(&["'33554433' is not a table size", "33554432"]);
+    duel(&["analyze", "connect4", "--hash", "0"]).failure(&["'0' is not a table size"]);
+}
+
+/// A time too long for any clock is named as such, not as "not positive".
+#[test]
+fn times_out_of_range_say_why() {
+    duel(&["analyze", "connect4", "--time", "99999999999999999999s"])
+        .failure(&["too long", "99999999999999999999s"]);
+    duel(&["analyze", "connect4", "--time", "0s"]).failure(&["more than zero"]);
 }

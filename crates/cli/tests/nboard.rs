@@ -1,8 +1,13 @@
 //! Transcripts of `duel nboard` (the NBoard protocol, Othello), run against the real binary:
-//! well-formed sessions, malformed lines, and a game whose last move is a pass.
+//! well-formed sessions, malformed lines, a game whose last move is a pass, and commands sent
+//! while the engine thinks.
+
+mod transcript;
 
 use std::io::Write;
 use std::process::{Command, Stdio};
+
+use transcript::{Engine, AT_ONCE};
 
 use duel_core::{Game, SplitMix64};
 use duel_othello::{to_ggf, Move, Othello};
@@ -79,7 +84,8 @@ fn a_well_formed_session() {
     for h in hints {
         assert!(is_legal(&pos, &h[7..9]), "{h}");
     }
-    assert_eq!(lines.last().unwrap(), "learned");
+    // `learn` needs no search: it is answered at once, while the hint still runs.
+    assert!(lines.iter().any(|l| l == "learned"), "{lines:?}");
     // Every go and hint ends with a status line that clears the GUI's status.
     assert!(
         lines.iter().filter(|l| *l == "status").count() >= 2,
@@ -241,4 +247,106 @@ fn a_line_of_invalid_utf8_does_not_end_the_session() {
         text.lines().any(|l| l == "pong 9"),
         "the loop went on: {text}"
     );
+}
+
+/// An engine thinking on a `go` at depth 20, which takes it minutes.
+fn thinking() -> Engine {
+    let mut e = Engine::start(&["nboard"]);
+    for line in [
+        "nboard 2",
+        "set depth 20",
+        &format!("set game {START_GGF}"),
+        "go",
+    ] {
+        e.send(line);
+    }
+    e.within(AT_ONCE, "status", |l| l.starts_with("status duel is"));
+    e
+}
+
+/// Issue 40's NBoard reproducers: during a deep `go`, every command is answered or done at once
+/// and `ping` answered after it; `quit` obeyed at once even after a `hint`.
+#[test]
+fn commands_during_a_search_are_answered_at_once() {
+    let mut e = thinking();
+    // Applied at once, without ending the search: it goes on for the next ping to stop.
+    e.send("set depth 5");
+    e.send("learn");
+    e.within(AT_ONCE, "learn", |l| l == "learned");
+    // A new position, a move, a new request: each ends the work on the old one.
+    let commands = [
+        format!("set game {START_GGF}"),
+        "move c4".to_string(),
+        "go".to_string(),
+        "hint 3".to_string(),
+        "analyze".to_string(),
+    ];
+    for (n, command) in commands.iter().enumerate() {
+        e.send(command);
+        e.send(&format!("ping {n}"));
+        let pong = format!("pong {n}");
+        e.within(AT_ONCE, command, |l| l == pong);
+    }
+    e.send("quit");
+    e.exits_within(AT_ONCE, "quit after analyze");
+
+    let mut e = thinking();
+    e.send("hint 4");
+    e.send("quit");
+    e.exits_within(AT_ONCE, "quit after hint");
+}
+
+/// After a stopped `go`, the engine still plays a legal move for the position it is given.
+#[test]
+fn a_stopped_search_leaves_the_engine_whole() {
+    let mut e = thinking();
+    e.send("ping 1");
+    e.within(AT_ONCE, "ping", |l| l == "pong 1");
+    e.send("set depth 3");
+    e.send("move c4");
+    e.send("go");
+    let lines = e.until(|l| l.starts_with("=== "));
+    let mut pos = start_position();
+    pos.play(pos.parse_move("c4").unwrap());
+    let answer = lines.last().unwrap();
+    assert!(is_legal(&pos, &answer[4..6]), "{answer}");
+    e.send("quit");
+    e.exits_within(AT_ONCE, "quit");
+}
+
+/// A table the machine cannot give is refused at the start, by name, with a failure exit.
+#[test]
+fn an_impossible_hash_is_refused_at_the_start() {
+    let out = Command::new(env!("CARGO_BIN_EXE_duel"))
+        .args(["nboard", "--hash", "33554432"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot be allocated"), "{err}");
+}
+
+/// An exact solve also ends at `ping`: FFO #45, 24 empty squares, takes seconds to solve with
+/// `--solve-empties 24`.
+#[test]
+fn ping_stops_an_exact_solve() {
+    let pos =
+        Othello::from_text("---XXXX-X-XXXO--XXOXOO--XXXOXO--XXOXXO---OXXXOO-O-OOOO------OO-- X")
+            .unwrap();
+    let mut e = Engine::start(&["nboard", "--solve-empties", "24"]);
+    e.send("nboard 2");
+    e.send(&format!("set game {}", to_ggf(&pos, &[])));
+    e.send("go");
+    e.within(AT_ONCE, "status", |l| l.starts_with("status duel is"));
+    e.send("ping 1");
+    let lines = e.within(AT_ONCE, "ping during a solve", |l| l == "pong 1");
+    // Stopped before it proved anything, it still answers with a legal move.
+    let answer = lines
+        .iter()
+        .find(|l| l.starts_with("=== "))
+        .expect("an answer");
+    assert!(is_legal(&pos, &answer[4..6]), "{answer}");
+    e.send("quit");
+    e.exits_within(AT_ONCE, "quit");
 }

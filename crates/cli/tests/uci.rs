@@ -3,109 +3,31 @@
 //! finished games, the extensions (`go perft`, `d`, `eval`, `bench`), and malformed input that
 //! must leave the engine usable.
 
-use std::io::Write;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use duel_chess::Chess;
 use duel_core::Game;
 
-/// Long enough for any answer on a loaded CI machine; the tests that check that something does
-/// *not* come wait much less.
-const PATIENCE: Duration = Duration::from_secs(60);
+mod transcript;
 
-/// A running `duel uci` with its output read on a thread.
-struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-    /// Everything read so far, for failure messages.
-    seen: Vec<String>,
-}
+use transcript::{Engine, AT_ONCE};
 
 impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_duel"))
-            .arg("uci")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("duel runs");
-        let stdin = child.stdin.take();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            use std::io::BufRead;
-            for line in std::io::BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines: rx,
-            seen: Vec::new(),
-        }
+    fn uci() -> Engine {
+        Engine::start(&["uci"])
     }
 
-    fn send(&mut self, line: &str) {
-        let stdin = self.stdin.as_mut().expect("input open");
-        writeln!(stdin, "{line}").unwrap();
-        stdin.flush().unwrap();
-    }
-
-    fn send_bytes(&mut self, bytes: &[u8]) {
-        let stdin = self.stdin.as_mut().expect("input open");
-        stdin.write_all(bytes).unwrap();
-        stdin.flush().unwrap();
-    }
-
-    /// Reads lines until one satisfies `done`; returns all of them, that one last.
-    fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + PATIENCE;
-        let mut got = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    self.seen.push(line.clone());
-                    let end = done(&line);
-                    got.push(line);
-                    if end {
-                        return got;
-                    }
-                }
-                Err(e) => panic!("no expected line ({e:?}); read so far: {:#?}", self.seen),
-            }
-        }
+    /// Sends `uci` and asserts that the handshake has the line `option`.
+    fn declares(&mut self, option: &str) {
+        self.send("uci");
+        let lines = self.until(|l| l == "uciok");
+        assert!(lines.iter().any(|l| l == option), "{option}: {lines:?}");
     }
 
     /// The lines of a search, up to and including `bestmove`.
     fn search(&mut self, go: &str) -> Vec<String> {
         self.send(go);
         self.until(|l| l.starts_with("bestmove"))
-    }
-
-    /// Lines that arrive within `wait`, without expecting any.
-    fn quiet_for(&mut self, wait: Duration) -> Vec<String> {
-        let deadline = Instant::now() + wait;
-        let mut got = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    self.seen.push(line.clone());
-                    got.push(line);
-                }
-                Err(RecvTimeoutError::Timeout) => return got,
-                Err(RecvTimeoutError::Disconnected) => return got,
-            }
-        }
     }
 
     /// Sends `stop`; the move of the `bestmove` that answers it.
@@ -127,26 +49,6 @@ impl Engine {
     fn ready(&mut self) {
         self.send("isready");
         self.until(|l| l == "readyok");
-    }
-
-    /// Closes the input and waits for the process; its exit success.
-    fn close(mut self) -> bool {
-        drop(self.stdin.take());
-        let deadline = Instant::now() + PATIENCE;
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status.success();
-            }
-            assert!(Instant::now() < deadline, "the engine did not exit");
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -204,7 +106,7 @@ fn infos(lines: &[String]) -> Vec<&String> {
 
 #[test]
 fn handshake_declares_the_options() {
-    let mut e = Engine::start();
+    let mut e = Engine::uci();
     e.send("uci");
     let lines = e.until(|l| l == "uciok");
     assert!(lines[0].starts_with("id name duel"), "{lines:?}");
@@ -230,7 +132,7 @@ fn handshake_declares_the_options() {
 
 #[test]
 fn a_depth_search_reports_every_iteration_and_a_legal_move() {
-    let mut e = Engine::start();
+    let mut e = Engine::uci();
     e.send("uci");
     e.until(|l| l == "uciok");
     e.send("ucinewgame");
@@ -271,7 +173,7 @@ fn a_depth_search_reports_every_iteration_and_a_legal_move() {
 #[test]
 fn node_limit_is_deterministic() {
     let run = || {
-        let mut e = Engine::start();
+        let mut e = Engine::uci();
         e.send("position startpos moves d2d4 d7d5 c2c4");
         let lines = e.search("go nodes 20000");
         let last = infos(&lines).last().unwrap().to_string();
@@ -284,7 +186,7 @@ fn node_limit_is_deterministic() {
 
 #[test]
 fn castling_is_written_king_two_squares_and_read_both_ways() {
-    let mut e = Engine::start();
+    let mut e = Engine::uci();
     let fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
     e.send(&format!("position fen {fen}"));
     e.send("go perft 1");
@@ -322,15 +224,8 @@ fn castling_is_written_king_two_squares_and_read_both_ways() {
 /// two-square form refused by name.
 #[test]
 fn chess960_castles_king_takes_rook() {
-    let mut e = Engine::start();
-    e.send("uci");
-    let lines = e.until(|l| l == "uciok");
-    assert!(
-        lines
-            .iter()
-            .any(|l| l == "option name UCI_Chess960 type check default false"),
-        "{lines:?}"
-    );
+    let mut e = Engine::uci();
+    e.declares("option name UCI_Chess960 type check default false");
     // Scharnagl's table (data/chess/chess960-perft.txt): 37 moves, one a long castling with
     // the rook on d1, which the king's two-square form would write e1c1.
     let fen = "1qnrkbbr/1pppppp1/p1n4p/8/P7/1P1N1P2/2PPP1PP/QN1RKBBR w HDhd - 0 9";
@@ -399,7 +294,7 @@ fn chess960_castles_king_takes_rook() {
 
 #[test]
 fn perft_extension_matches_the_published_count() {
-    let mut e = Engine::start();
+    let mut e = Engine::uci();
     e.send("position startpos");
     e.send("go perft 4");
     let lines = e.until(|l| l.starts_with("Nodes searched"));
@@ -413,7 +308,7 @@ fn perft_extension_matches_the_published_count() {
 
 #[test]
 fn mates_are_scored_in_moves_and_found() {
-    let mut e = Engine::start();
+    let mut e = Engine::uci();
     // White mates in one (Ra8#).
     e.send("position fen 6k1/5ppp/8/8/8/8/8/R6K w - - 0 1");
     let lines = e.search("go depth 4");
@@ -436,7 +331,7 @@ fn mates_are_scored_in_moves_and_found() {
 
 #[test]
 fn finished_games_answer_bestmove_none() {
-    let mut e = Engine::start();
+    let mut e = Engine::uci();
     // Fool's mate: white is checkmated.
     e.send("position startpos moves f2f3 e7e5 g2g4 d8h4");
     let lines = e.search("go wtime 1000 btime 1000");
@@ -458,7 +353,7 @@ fn finished_games_answer_bestmove_none() {
 /// that asks anyway would take `bestmove (none)` for a forfeit.
 #[test]
 fn drawn_by_rule_positions_still_get_a_move() {
-    let mut e = Engine::start();
+    let mut e = Engine::uci();
     for position in [
         "startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8",
         "fen 4k3/8/8/8/8/8/4P3/4K3 w - - 100 80",
@@ -499,7 +394,7 @@ fn drawn_by_rule_positions_still_get_a_move() {
 
 #[test]
 fn infinite_search_answers_only_after_stop() {
-    let mut e = Engine::start();
+    let mut e = Engine::uci();
     e.send("position startpos moves e2e4");
     e.send("go infinite");
     e.no_bestmove_for(Duration::from_millis(300));
@@ -525,7 +420,7 @@ fn infinite_search_answers_only_after_stop() {
 
 #[test]
 fn an_infinite_search_that_ends_by_itself_still_waits_for_stop() {
-    let mut e = Engine::start();
+    let mut e = Engine::uci();
     // Mate in one is proven at once; the answer must still wait for `stop`.
     e.send("position fen 6k1/5ppp/8/8/8/8/8/R6K w - - 0 1");
     e.send("go infinite depth 3");
@@ -536,7 +431,7 @@ fn an_infinite_search_that_ends_by_itself_still_waits_for_stop() {
 
 #[test]
 fn pondering_waits_for_ponderhit_then_moves() {
-    let mut e = Engine::start();
+    let mut e = Engine::uci();
     e.send("setoption name Ponder value true");
     e.send("position startpos moves e2e4 e7e5");
     e.send("go ponder wtime 60000 btime 60000 winc 0 binc 0");
@@ -559,7 +454,7 @@ fn pondering_waits_for_ponderhit_then_moves() {
 
 #[test]
 fn clock_and_movetime_searches_answer() {
-    let mut e = Engine::start();
+    let mut e = Engine::uci();
     e.send("position startpos");
     for go in [
         "go movetime 100",
@@ -588,7 +483,7 @@ fn clock_and_movetime_searches_answer() {
 
 #[test]
 fn multipv_reports_distinct_lines_best_first() {
-    let mut e = Engine::start();
+    let mut e = Engine::uci();
     e.send("setoption name MultiPV value 3");
     e.send("position startpos moves e2e4 e7e5");
     let lines = e.search("go depth 4");
@@ -613,7 +508,7 @@ fn multipv_reports_distinct_lines_best_first() {
 
 #[test]
 fn searchmoves_restricts_the_root() {
-    let mut e = Engine::start();
+    let mut e = Engine::uci();
     e.send("position startpos");
     let lines = e.search("go depth 4 searchmoves a2a3 h2h3");
     let (mv, _) = bestmove(lines.last().unwrap());
@@ -623,7 +518,7 @@ fn searchmoves_restricts_the_root() {
 
 #[test]
 fn options_take_effect() {
-    let mut e = Engine::start();
+    let mut e = Engine::uci();
     e.send("setoption name Threads value 2");
     e.send("setoption name Hash value 8");
     e.send("setoption name Clear Hash");
@@ -674,7 +569,7 @@ fn eval_file_loads_a_net_and_names_a_bad_one() {
     let junk = dir.join("junk.nnue");
     std::fs::write(&junk, b"not a net").unwrap();
 
-    let mut e = Engine::start();
+    let mut e = Engine::uci();
     e.send("setoption name Evaluator value net");
     e.send("position startpos moves e2e4 c7c5");
     let built_in = static_eval(&mut e);
@@ -709,7 +604,7 @@ fn eval_file_loads_a_net_and_names_a_bad_one() {
 
 #[test]
 fn malformed_input_is_reported_and_the_engine_stays_usable() {
-    let mut e = Engine::start();
+    let mut e = Engine::uci();
     let bad = [
         ("frobnicate", "unknown command"),
         ("position fen 8/8/8 w - - 0 1", "position"),
@@ -756,7 +651,7 @@ fn malformed_input_is_reported_and_the_engine_stays_usable() {
 /// (it was kept unseen, and then replaced, until the next command took the session back).
 #[test]
 fn a_position_after_an_answer_is_refused_at_once() {
-    let mut e = Engine::start();
+    let mut e = Engine::uci();
     e.send("position startpos moves e2e4");
     e.search("go depth 2");
     e.send("position startpos moves e2e4 e7e5 e1g1");
@@ -774,7 +669,7 @@ fn a_position_after_an_answer_is_refused_at_once() {
 
 #[test]
 fn bench_prints_the_signature() {
-    let mut e = Engine::start();
+    let mut e = Engine::uci();
     e.send("bench");
     let lines = e.until(|l| l.starts_with("Nodes/second"));
     let nodes = lines
@@ -787,13 +682,13 @@ fn bench_prints_the_signature() {
 
 #[test]
 fn quit_and_end_of_input_end_a_running_search() {
-    let mut e = Engine::start();
+    let mut e = Engine::uci();
     e.send("go infinite");
     e.quiet_for(Duration::from_millis(100));
     e.send("quit");
     assert!(e.close());
     // End of input during an infinite search: stopped, answered, exited.
-    let mut e = Engine::start();
+    let mut e = Engine::uci();
     e.send("position startpos");
     e.send("go infinite");
     e.quiet_for(Duration::from_millis(100));
@@ -805,7 +700,7 @@ fn quit_and_end_of_input_end_a_running_search() {
 
 #[test]
 fn a_position_sent_during_a_search_is_used_by_the_next() {
-    let mut e = Engine::start();
+    let mut e = Engine::uci();
     e.send("position startpos");
     e.send("go infinite");
     e.quiet_for(Duration::from_millis(50));
@@ -821,7 +716,7 @@ fn a_position_sent_during_a_search_is_used_by_the_next() {
 fn a_game_against_itself_on_the_clock() {
     // Ten moves a side at 1+0.01, the clock kept here: each answer is a legal move, and no
     // search is refused or silent.
-    let mut e = Engine::start();
+    let mut e = Engine::uci();
     e.send("ucinewgame");
     let mut moves: Vec<String> = Vec::new();
     let mut pos = Chess::start();
@@ -839,5 +734,169 @@ fn a_game_against_itself_on_the_clock() {
         moves.push(mv);
     }
     assert!(!e.seen.iter().any(|l| l.starts_with("info string")));
+    assert!(e.close());
+}
+
+/// The first command of issue 40's reproducer: a second `go` during a bare `go` left the engine
+/// deaf for good. Every kind of search refuses every command that needs the engine at once,
+/// and `isready`, `stop` and `quit` are obeyed at once after them.
+#[test]
+fn commands_during_any_search_are_refused_at_once() {
+    let searches = [
+        "go",
+        "go movetime 5000",
+        "go wtime 300000 btime 300000",
+        "go depth 30",
+        "go infinite",
+        "go ponder wtime 300000 btime 300000",
+    ];
+    let commands = [
+        "go depth 3",
+        "setoption name Hash value 32",
+        "ucinewgame",
+        "d",
+        "eval",
+        "go perft 3",
+        "bench",
+    ];
+    for go in searches {
+        let mut e = Engine::uci();
+        e.send("position startpos");
+        e.send(go);
+        e.quiet_for(Duration::from_millis(50));
+        for command in commands {
+            e.send(command);
+            let lines = e.within(AT_ONCE, command, |l| l.starts_with("info string error"));
+            let refusal = lines.last().unwrap();
+            assert!(
+                refusal.contains("ignored: a search is running; send stop first"),
+                "{go} / {command}: {refusal}"
+            );
+        }
+        e.send("isready");
+        e.within(AT_ONCE, "isready", |l| l == "readyok");
+        e.send("stop");
+        let lines = e.within(AT_ONCE, "stop", |l| l.starts_with("bestmove"));
+        assert_legal_line(&Chess::start(), &[&bestmove(lines.last().unwrap()).0]);
+        // The refused commands were not done: no board, no count, no bench after the stop.
+        e.ready();
+        assert!(
+            !e.seen
+                .iter()
+                .any(|l| l.starts_with("Fen:") || l.starts_with("Nodes searched")),
+            "{go}: {:?}",
+            e.seen
+        );
+        e.send("quit");
+        e.exits_within(AT_ONCE, "quit");
+    }
+}
+
+/// Issue 40's reproducers as they were sent.
+#[test]
+fn the_deaf_loop_reproducers() {
+    let mut e = Engine::uci();
+    for line in ["uci", "position startpos", "go", "go depth 3", "isready"] {
+        e.send(line);
+    }
+    e.within(Duration::from_secs(5), "isready after go, go", |l| {
+        l == "readyok"
+    });
+    e.send("stop");
+    e.within(AT_ONCE, "stop", |l| l.starts_with("bestmove"));
+    e.send("quit");
+    e.exits_within(AT_ONCE, "quit");
+
+    let mut e = Engine::uci();
+    e.send("position startpos");
+    e.send("go movetime 5000");
+    e.send("ucinewgame");
+    e.send("isready");
+    e.within(AT_ONCE, "isready during go movetime", |l| l == "readyok");
+    e.send("quit");
+    e.exits_within(AT_ONCE, "quit during go movetime");
+
+    // A bare `go` has no end of its own: `quit` ends it.
+    let mut e = Engine::uci();
+    e.send("go");
+    e.quiet_for(Duration::from_millis(50));
+    e.send("quit");
+    e.exits_within(AT_ONCE, "quit during go");
+}
+
+/// Starts `command`, then sends `isready` and `stop`: each must be answered at once, the stop
+/// by an `info string` saying `says`.
+fn stopped_at_once(e: &mut Engine, command: &str, says: &str) {
+    e.send(command);
+    e.quiet_for(Duration::from_millis(50));
+    e.send("isready");
+    e.within(AT_ONCE, command, |l| l == "readyok");
+    e.send("stop");
+    let lines = e.within(AT_ONCE, command, |l| l.starts_with("info string"));
+    assert!(lines.last().unwrap().contains(says), "{lines:?}");
+}
+
+/// `go perft` and `bench` run like a search: `isready` is answered and `stop` and `quit` obeyed
+/// while they count.
+#[test]
+fn perft_and_bench_can_be_stopped() {
+    let mut e = Engine::uci();
+    e.send("position startpos");
+    stopped_at_once(&mut e, "go perft 7", "perft 7 stopped");
+    // The engine is whole: a shallow count is exact.
+    e.send("go perft 3");
+    let lines = e.until(|l| l.starts_with("Nodes searched"));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 8902");
+    stopped_at_once(&mut e, "bench", "bench stopped");
+    e.send("go perft 6");
+    e.send("quit");
+    e.exits_within(AT_ONCE, "quit during perft");
+}
+
+/// A table the machine cannot give is refused by name and the old one kept; the engine plays on.
+#[test]
+fn an_impossible_hash_is_refused_and_the_engine_plays_on() {
+    let mut e = Engine::uci();
+    e.declares("option name Hash type spin default 16 min 1 max 33554432");
+    e.send("setoption name Hash value 33554432");
+    let lines = e.within(Duration::from_secs(5), "Hash", |l| {
+        l.starts_with("info string error")
+    });
+    let err = lines.last().unwrap();
+    assert!(
+        err.contains("Hash") && err.contains("cannot be allocated") && err.contains("16 MiB"),
+        "{err}"
+    );
+    e.send("position startpos");
+    let lines = e.search("go depth 4");
+    assert_legal_line(&Chess::start(), &[&bestmove(lines.last().unwrap()).0]);
+    assert!(e.close());
+}
+
+/// A limit of nothing is read as the least search, said so, and still answered with a move;
+/// searchmoves the position does not have are named and dropped.
+#[test]
+fn empty_limits_and_illegal_searchmoves_still_give_a_move() {
+    let mut e = Engine::uci();
+    e.send("position startpos");
+    for go in ["go depth 0", "go nodes 0"] {
+        let lines = e.search(go);
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string") && l.contains("searching to depth 1")),
+            "{go}: {lines:?}"
+        );
+        assert_eq!(infos(&lines).len(), 1, "{go}: one iteration: {lines:?}");
+        assert_legal_line(&Chess::start(), &[&bestmove(lines.last().unwrap()).0]);
+    }
+    let lines = e.search("go depth 3 searchmoves e2e5");
+    assert!(
+        lines.iter().any(|l| l.contains("'e2e5' dropped")),
+        "{lines:?}"
+    );
+    assert_legal_line(&Chess::start(), &[&bestmove(lines.last().unwrap()).0]);
+    let lines = e.search("go depth 3 searchmoves e2e5 a2a3");
+    assert_eq!(bestmove(lines.last().unwrap()).0, "a2a3");
     assert!(e.close());
 }

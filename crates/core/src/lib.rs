@@ -8,6 +8,7 @@
 mod error;
 mod eval;
 mod game;
+mod limits;
 mod rng;
 mod score;
 
@@ -18,6 +19,7 @@ pub mod perft;
 pub use error::{MoveError, PositionError};
 pub use eval::Evaluator;
 pub use game::{Game, Outcome, Side};
+pub use limits::{SolverLimits, SolverStopped};
 pub use perft::{perft, perft_divide};
 pub use rng::SplitMix64;
 pub use score::Score;

@@ -81,12 +81,79 @@ pub enum EngineError {
         /// The game.
         game: &'static str,
     },
+    /// A limit stopped a solve before it proved the value; what it had found comes with it.
+    #[error("unfinished: {}", unfinished_words(.0))]
+    Unfinished(Box<crate::Unfinished>),
+    /// A solve that would take far more than minutes, asked for without any limit.
+    #[error(
+        "this {game} position is too far from the end to solve without a limit: {distance} \
+         ({takes}); give a time or node limit to try anyway"
+    )]
+    TooFarFromEnd {
+        /// The game.
+        game: &'static str,
+        /// How far the position is from the end, and how far a solve without a limit goes.
+        distance: Distance,
+        /// What such solves take, as measured.
+        takes: &'static str,
+    },
+    /// The transposition table of the size asked for cannot be had.
+    #[error(transparent)]
+    Hash(#[from] duel_search::TtError),
     /// A recorded tree would be larger than the cap.
     #[error("the tree has more than {cap} nodes (the cap): lower the depth or raise the cap")]
     TreeTooLarge {
         /// The cap.
         cap: u64,
     },
+}
+
+/// How far a position is from the end of the game, and how far a solve without a limit goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Distance {
+    /// Empty squares (Othello): a solve without a limit takes on at most `most`.
+    EmptySquares {
+        /// The position's empty squares.
+        count: u32,
+        /// The most a solve without a limit takes on.
+        most: u32,
+    },
+    /// Stones on the board (Connect Four): a solve without a limit needs at least `fewest`.
+    Stones {
+        /// The position's stones.
+        count: u32,
+        /// The fewest a solve without a limit takes on.
+        fewest: u32,
+    },
+}
+
+impl std::fmt::Display for Distance {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Distance::EmptySquares { count, most } => {
+                write!(f, "{count} empty squares, more than {most}")
+            }
+            Distance::Stones { count: 0, .. } => write!(f, "the empty board"),
+            Distance::Stones { count, fewest } => {
+                let stones = if count == 1 { "stone" } else { "stones" };
+                write!(f, "{count} {stones}, fewer than {fewest}")
+            }
+        }
+    }
+}
+
+fn unfinished_words(u: &crate::Unfinished) -> String {
+    let by = match u.stop {
+        crate::SolveStop::Nodes(n) => format!("the node limit ({n})"),
+        crate::SolveStop::Time(t) => format!("the time limit ({} ms)", t.as_millis()),
+        crate::SolveStop::Flag => "a stop".to_string(),
+    };
+    format!(
+        "stopped by {by} after {} nodes, {} of {} moves solved",
+        u.nodes,
+        u.solved.len(),
+        u.solved.len() + usize::from(u.current.is_some()) + u.untried
+    )
 }
 
 fn outcome_words(o: Outcome) -> &'static str {

@@ -27,11 +27,12 @@ pub mod uci;
 pub use duel_core::{Outcome, Score, Side};
 pub use duel_search::{Limits, SearchConfig, Searcher};
 pub use duel_search::{Reference, Stats, TreeNode};
-pub use error::EngineError;
+pub use error::{Distance, EngineError};
 pub use games::{QuickSolve, Supported, OTHELLO_SOLVE_EMPTIES};
 pub use report::{
-    parse_reference, per_second, Algorithm, BenchEntry, BenchResult, CompareRow, MoveValue,
-    SearchReport, Solution, TREE_ALGORITHMS,
+    parse_reference, per_second, Algorithm, BenchEntry, BenchResult, CompareRow, MoveBounds,
+    MoveProgress, MoveValue, SearchReport, Solution, SolveLimits, SolveProgress, SolveStep,
+    SolveStop, Unfinished, TREE_ALGORITHMS,
 };
 pub use session::{GameSession, Session};
 
@@ -39,6 +40,10 @@ use duel_chess::{Chess, Material, Net, Pst, Strong};
 use duel_connect4::{Connect4, Threats};
 use duel_othello::{Othello, Pattern, Textbook};
 use duel_tictactoe::{OpenLines, TicTacToe};
+
+/// The largest transposition table any front end accepts, in MiB (UCI's `Hash`, the CLI's
+/// `--hash`). A size the machine cannot give is refused when it is set.
+pub const HASH_MAX_MB: usize = duel_search::tt::MAX_MB;
 
 /// The games duel plays, by the names the command line uses.
 pub const GAMES: [&str; 4] = ["tictactoe", "connect4", "othello", "chess"];
@@ -214,7 +219,8 @@ mod tests {
         s.set_config(SearchConfig {
             exact_hook: false,
             ..s.config().clone()
-        });
+        })
+        .unwrap();
         let r = s.search(&Limits::depth(1), &mut |_| {}).unwrap();
         assert_eq!((r.algorithm, r.margin, r.depth), ("pvs", None, 1));
     }
@@ -281,14 +287,14 @@ mod tests {
         let e = s.search(&Limits::default(), &mut |_| {}).unwrap_err();
         assert!(matches!(e, EngineError::GameOver(Outcome::Loss)), "{e:?}");
         assert!(s.legal_moves().is_empty());
-        let sol = s.solve().unwrap();
+        let sol = s.solve(&SolveLimits::default(), &mut |_| {}).unwrap();
         assert!(sol.value.is_loss() && sol.moves.is_empty());
     }
 
     #[test]
     fn tictactoe_is_solved_as_a_draw_and_centre_is_best_at_depth_two() {
         let s = open("tictactoe", None).unwrap();
-        let sol = s.solve().unwrap();
+        let sol = s.solve(&SolveLimits::default(), &mut |_| {}).unwrap();
         assert_eq!(sol.value, Score::DRAW);
         assert_eq!(sol.moves.len(), 9);
         assert_eq!(sol.best_moves().len(), 9, "every first move draws");
@@ -317,9 +323,106 @@ mod tests {
     fn solve_gives_distances() {
         let mut s = open("tictactoe", None).unwrap();
         s.set_position("1425", &[]).unwrap(); // X: 1 2, O: 4 5; X to move wins at 3
-        let sol = s.solve().unwrap();
+        let sol = s.solve(&SolveLimits::default(), &mut |_| {}).unwrap();
         assert_eq!(sol.value, Score::win_in(1));
         assert_eq!(sol.best_moves(), vec!["3"]);
+    }
+
+    /// A node limit stops each game's solver: the moves solved before the stop keep their
+    /// exact values, the move cut short has bounds that hold its value, and the same limit
+    /// stops at the same place every time.
+    #[test]
+    fn node_limit_stops_the_solvers_with_what_they_found() {
+        let cases = [
+            // data/connect4/Test_L1_R2: "335662333565 -2".
+            ("connect4", "335662333565", 60_000),
+            // FFO #27 (20 empties).
+            (
+                "othello",
+                "--XO-O----OOOO--OOXOXXO-OOOOXXOOOOOXXOX-OXOXXXXX--XXXX----X-O-X- X",
+                3_000_000,
+            ),
+        ];
+        for (game, position, nodes) in cases {
+            let mut s = open(game, None).unwrap();
+            s.set_position(position, &[]).unwrap();
+            let whole = s.solve(&SolveLimits::default(), &mut |_| {}).unwrap();
+            let limits = SolveLimits {
+                nodes: Some(nodes),
+                ..SolveLimits::default()
+            };
+            let stop = |s: &dyn Session| match s.solve(&limits, &mut |_| {}) {
+                Err(EngineError::Unfinished(u)) => *u,
+                other => panic!("{game}: not stopped: {other:?}"),
+            };
+            let u = stop(s.as_ref());
+            let again = stop(s.as_ref());
+            assert_eq!(
+                Unfinished {
+                    time: u.time,
+                    ..again
+                },
+                u,
+                "{game}: not reproducible"
+            );
+            assert_eq!(u.stop, SolveStop::Nodes(nodes));
+            assert!(
+                u.nodes >= nodes && u.nodes < nodes + 10_000,
+                "{game}: {}",
+                u.nodes
+            );
+            assert!(!u.solved.is_empty(), "{game}: nothing solved");
+            assert_eq!(u.solved[..], whole.moves[..u.solved.len()], "{game}");
+            let current = u.current.clone().expect("a move cut short");
+            let value = whole.moves[u.solved.len()].margin.unwrap();
+            assert!(
+                current.lower.is_none_or(|l| l <= value),
+                "{game}: {current:?}"
+            );
+            assert!(
+                current.upper.is_none_or(|h| h >= value),
+                "{game}: {current:?}"
+            );
+            assert_eq!(u.solved.len() + 1 + u.untried, whole.moves.len());
+            assert!(u.at_least.is_some_and(|l| l <= whole.margin.unwrap()));
+        }
+    }
+
+    /// Without a limit, a position too far from the end is refused at once; with one, the
+    /// solve starts, and the progress it reports comes in order.
+    #[test]
+    fn far_positions_need_a_limit_and_report_progress() {
+        let s = open("othello", None).unwrap();
+        let e = s.solve(&SolveLimits::default(), &mut |_| {}).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                EngineError::TooFarFromEnd {
+                    distance: Distance::EmptySquares { count: 60, .. },
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        let limits = SolveLimits {
+            nodes: Some(200_000),
+            ..SolveLimits::default()
+        };
+        let mut plan = None;
+        let mut steps = Vec::new();
+        let e = s
+            .solve(&limits, &mut |p| match p {
+                SolveProgress::Plan { moves, .. } => plan = Some(*moves),
+                SolveProgress::Move(m) => steps.push((m.index, m.step, m.nodes)),
+            })
+            .unwrap_err();
+        assert!(matches!(e, EngineError::Unfinished(_)), "{e:?}");
+        assert_eq!(plan, Some(4));
+        assert_eq!(
+            steps.first().map(|s| (s.0, s.1)),
+            Some((0, SolveStep::Started))
+        );
+        assert!(steps.windows(2).all(|w| w[0].2 <= w[1].2), "{steps:?}");
     }
 
     #[test]
@@ -327,7 +430,7 @@ mod tests {
         let mut s = open("c4", None).unwrap();
         // data/connect4/Test_L1_R1: "243335424257 12".
         s.set_position("243335424257", &[]).unwrap();
-        let sol = s.solve().unwrap();
+        let sol = s.solve(&SolveLimits::default(), &mut |_| {}).unwrap();
         assert_eq!(sol.margin, Some(12));
         assert_eq!(sol.value, Score::win_in(7));
         assert_eq!(sol.best_moves(), vec!["6"]);
@@ -373,9 +476,48 @@ mod tests {
     fn perft_and_divide() {
         let s = open("tictactoe", None).unwrap();
         assert_eq!(s.perft(9), 127_872);
-        let d = s.perft_divide(2);
+        let go = std::sync::atomic::AtomicBool::new(false);
+        let d = s.perft_divide(2, &go).unwrap();
         assert_eq!(d.len(), 9);
         assert!(d.iter().all(|(_, n)| *n == 8));
+        let stopped = std::sync::atomic::AtomicBool::new(true);
+        assert_eq!(s.perft_divide(9, &stopped), None);
+    }
+
+    /// The interruptible count plays the plies above its chunks itself: it must count as each
+    /// game's own perft does, deep enough that those plies exist (a finished Othello game
+    /// counts one leaf, chess's published tables ignore repetitions, passes are plies).
+    #[test]
+    fn interruptible_perft_counts_as_the_games_own() {
+        let go = std::sync::atomic::AtomicBool::new(false);
+        let cases = [
+            (
+                "chess",
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                5,
+            ),
+            // Repetitions within reach: rooks and kings shuffling.
+            ("chess", "4k3/8/8/8/8/8/8/R3K2R w - - 99 80", 6),
+            // FFO #1, 14 empties: passes and finished games before the horizon.
+            (
+                "othello",
+                "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X",
+                8,
+            ),
+            ("connect4", "4453", 7),
+            ("tictactoe", "", 9),
+        ];
+        for (game, position, depth) in cases {
+            let mut s = open(game, None).unwrap();
+            s.set_position(position, &[]).unwrap();
+            let divided: u64 = s
+                .perft_divide(depth, &go)
+                .unwrap()
+                .iter()
+                .map(|r| r.1)
+                .sum();
+            assert_eq!(divided, s.perft(depth), "{game} {position} depth {depth}");
+        }
     }
 
     #[test]
@@ -383,6 +525,7 @@ mod tests {
         let s = open("tictactoe", None).unwrap();
         let a = s.bench();
         let b = s.bench();
+        assert!(!a.stopped);
         assert_eq!(a.nodes(), b.nodes());
         assert!(a.nodes() > 0);
         assert_eq!(a.entries.len(), <TicTacToe as Supported>::BENCH.len());

@@ -2,10 +2,17 @@
 //! replies out, with the search on its own thread so that `ping` interrupts it.
 //!
 //! Threads: one reads the input and hands lines over a channel; the loop handles them in order;
-//! `go`, `hint` and `analyze` run on a worker thread. While the worker runs, the loop waits for
-//! it before any command except `ping` and `quit`, which set the stop flag first. Positions with
-//! few empty squares are solved exactly (the endgame solver is fast there); the rest are
-//! searched to the depth NBoard sets, with the pattern evaluator.
+//! `go`, `hint` and `analyze` run on a worker thread. No command waits for the worker to end by
+//! itself, since the GUI sends `set game` and `ping` whenever its user clicks:
+//! - `ping` and `quit` stop the work under way (its answer goes out first, and the GUI ignores
+//!   answers sent before the `pong`);
+//! - `set game` and `move` stop it too, as it works on a position the GUI no longer shows;
+//! - `go`, `hint` and `analyze` stop it and start the new request;
+//! - `nboard`, `set depth`, `set contempt` and `learn` are answered or applied at once, the
+//!   depth and contempt from the next request on.
+//!
+//! Positions with few empty squares are solved exactly (the endgame solver is fast there); the
+//! rest are searched to the depth NBoard sets, with the pattern evaluator.
 
 use std::io::{Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -14,9 +21,9 @@ use std::thread::JoinHandle;
 use std::time::Instant;
 
 use duel_core::{Game, Score};
-use duel_othello::{parse_ggf, Move, Othello, Pattern, Solver};
+use duel_othello::{parse_ggf, solver, Move, Othello, Pattern, Solver};
 use duel_protocol::nboard::{parse, Command, Reply};
-use duel_search::{Limits, SearchConfig, Searcher};
+use duel_search::{Limits, SearchConfig, Searcher, TtError};
 
 use crate::io::{lines, output, send, Out};
 
@@ -103,7 +110,12 @@ fn evaluate(
     }
     let empties = pos.empties().count_ones();
     if empties <= opts.solve_empties {
-        let s = tools.solver.solve(pos);
+        // `--solve-empties` goes up to 24, where a solve takes a minute: `ping` must end it.
+        let limits = solver::Limits {
+            stop: Some(stop),
+            ..Default::default()
+        };
+        let s = tools.solver.solve_limited(pos, &limits, &mut |_| {}).ok()?;
         return Some((
             f64::from(s.score),
             s.best_move.into_iter().collect(),
@@ -153,16 +165,16 @@ struct Session {
 }
 
 impl Session {
-    fn new(opts: NboardOptions, out: Out) -> Self {
-        let searcher = Searcher::new(
+    fn new(opts: NboardOptions, out: Out) -> Result<Self, TtError> {
+        let searcher = Searcher::try_new(
             Pattern::default(),
             SearchConfig {
                 tt_mb: opts.tt_mb,
                 ..SearchConfig::default()
             },
-        );
+        )?;
         let stop = searcher.stop_flag();
-        Session {
+        Ok(Session {
             depth: opts.default_depth,
             opts,
             out,
@@ -175,7 +187,7 @@ impl Session {
             }),
             worker: None,
             stop,
-        }
+        })
     }
 
     fn error(&self, message: impl std::fmt::Display) {
@@ -186,17 +198,25 @@ impl Session {
     /// Waits for the worker, stopping it first if `interrupt`.
     fn finish_worker(&mut self, interrupt: bool) {
         if let Some(w) = self.worker.take() {
-            if interrupt {
+            // Set until the worker ends: a search it starts clears the flag, so one set just
+            // before that would be lost.
+            while interrupt && !w.is_finished() {
                 self.stop.store(true, Ordering::Relaxed);
+                std::thread::sleep(std::time::Duration::from_millis(1));
             }
             match w.join() {
                 Ok(tools) => self.tools = Some(tools),
                 Err(_) => {
-                    // The worker panicked: rebuild its tools so the engine stays usable.
+                    // The worker panicked: rebuild its tools so the engine stays usable. The
+                    // table's size was had once, and its memory is free again.
                     self.error("the search thread failed; its tables were reset");
-                    let mut fresh = Session::new(self.opts.clone(), Arc::clone(&self.out));
-                    self.stop = Arc::clone(&fresh.stop);
-                    self.tools = fresh.tools.take();
+                    match Session::new(self.opts.clone(), Arc::clone(&self.out)) {
+                        Ok(mut fresh) => {
+                            self.stop = Arc::clone(&fresh.stop);
+                            self.tools = fresh.tools.take();
+                        }
+                        Err(e) => self.error(e),
+                    }
                 }
             }
         }
@@ -250,21 +270,24 @@ impl Session {
 
     /// Handles one command; false ends the session.
     fn handle(&mut self, cmd: Command) -> bool {
-        let busy = self.worker.is_some();
-        match cmd {
-            Command::Ping(n) => {
-                self.finish_worker(true);
-                send(&self.out, Reply::Pong(n));
-                return true;
-            }
-            Command::Quit => {
-                self.finish_worker(true);
-                return false;
-            }
-            _ if busy => self.finish_worker(false),
-            _ => {}
+        // A worker that has finished is joined whatever comes; one still working is stopped
+        // by the commands that replace its request or its position (see the module's notes).
+        let replaces = matches!(
+            cmd,
+            Command::Ping(_)
+                | Command::Quit
+                | Command::SetGame(_)
+                | Command::Move(_)
+                | Command::Go
+                | Command::Hint(_)
+                | Command::Analyze
+        );
+        if replaces || self.worker.as_ref().is_some_and(|w| w.is_finished()) {
+            self.finish_worker(true);
         }
         match cmd {
+            Command::Ping(n) => send(&self.out, Reply::Pong(n)),
+            Command::Quit => return false,
             Command::Nboard(v) => {
                 if v != 2 {
                     self.error(format!(
@@ -305,7 +328,6 @@ impl Session {
                 // No opening book yet: nothing to store, but the GUI waits for the answer.
                 send(&self.out, Reply::Learned);
             }
-            Command::Ping(_) | Command::Quit => unreachable!("handled above"),
         }
         true
     }
@@ -406,20 +428,21 @@ impl Session {
     }
 }
 
-/// Runs the NBoard protocol on `input` and `output` until `quit` or the end of the input.
+/// Runs the NBoard protocol on `input` and `output` until `quit` or the end of the input; an
+/// error when the table the options ask for cannot be had.
 pub fn run(
     input: impl Read + Send + 'static,
     output_stream: impl Write + Send + 'static,
     opts: NboardOptions,
-) {
+) -> Result<(), TtError> {
     let out = output(output_stream);
+    let mut session = Session::new(opts, out)?;
     let rx = lines(input);
-    let mut session = Session::new(opts, out);
     for line in rx {
         match parse(&line) {
             Ok(cmd) => {
                 if !session.handle(cmd) {
-                    return;
+                    return Ok(());
                 }
             }
             Err(duel_protocol::nboard::ParseError::Empty) => {}
@@ -428,4 +451,5 @@ pub fn run(
     }
     // End of input: let a running search finish its answer, as a GUI closing the pipe expects.
     session.finish_worker(false);
+    Ok(())
 }

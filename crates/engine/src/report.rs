@@ -1,5 +1,6 @@
 //! The typed answers of the facade: no game types, moves as text in the game's notation.
 
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use duel_core::{Game, Score};
@@ -148,6 +149,128 @@ impl Solution {
     }
 }
 
+/// What may end a [`crate::Session::solve`] before it has proven the value. The default ends
+/// nothing. The limits cover the whole solve, every move together; the solvers look at them
+/// every few tens of thousands of nodes (tic-tac-toe, solved at once, ignores them).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SolveLimits<'a> {
+    /// At most about this many nodes.
+    pub nodes: Option<u64>,
+    /// At most about this much wall time.
+    pub time: Option<Duration>,
+    /// Stop once another thread sets this flag.
+    pub stop: Option<&'a AtomicBool>,
+}
+
+impl SolveLimits<'_> {
+    /// Whether any limit is set: a solve that may not end for hours is refused without one.
+    pub fn any(&self) -> bool {
+        self.nodes.is_some() || self.time.is_some() || self.stop.is_some()
+    }
+}
+
+/// Which limit ended an unfinished solve.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SolveStop {
+    /// The node limit, as given.
+    Nodes(u64),
+    /// The time limit, as given.
+    Time(Duration),
+    /// The stop flag.
+    Flag,
+}
+
+/// What happened to one root move of a running solve.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SolveStep {
+    /// Its solve begins.
+    Started,
+    /// A stage of its solve ended and may have narrowed its bounds: a null-window probe
+    /// (Connect Four), a window or a selective pass (Othello).
+    Narrowed,
+    /// A long stage is still running (reported every two seconds or so).
+    Running,
+    /// Its value is proven: `lower` and `upper` both hold it.
+    Solved,
+}
+
+/// A report from a running [`crate::Session::solve`], for front ends to show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SolveProgress<'a> {
+    /// Before any search: how the solve proceeds.
+    Plan {
+        /// How many root moves are solved, one after the other.
+        moves: usize,
+        /// The solver (as [`Solution::method`]).
+        method: &'static str,
+        /// What the bounds count (as [`Solution::margin_name`]).
+        margin_name: &'static str,
+    },
+    /// A root move's solve moved on.
+    Move(MoveProgress<'a>),
+}
+
+/// Where the solve of one root move stands. Bounds and windows are in the game's margin (as
+/// [`Solution::margin`]) for the side that plays the move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MoveProgress<'a> {
+    /// The move, in the game's notation.
+    pub mv: &'a str,
+    /// Its place among the root moves, from 0.
+    pub index: usize,
+    /// How many root moves there are.
+    pub of: usize,
+    /// What happened.
+    pub step: SolveStep,
+    /// The proven lower bound, if one is known yet.
+    pub lower: Option<i32>,
+    /// The proven upper bound, if one is known yet.
+    pub upper: Option<i32>,
+    /// An unproven estimate (Othello's selective passes), if any.
+    pub guess: Option<i32>,
+    /// What is being searched, for [`SolveStep::Running`]: the stage and its window.
+    pub stage: &'static str,
+    /// The window being searched, in a [`SolveStep::Running`] report.
+    pub window: Option<(i32, i32)>,
+    /// Nodes of the whole solve so far.
+    pub nodes: u64,
+    /// Wall time of the whole solve so far.
+    pub time: Duration,
+}
+
+/// Bounds proven for a move whose solve a limit cut short.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveBounds {
+    /// The move, in the game's notation.
+    pub mv: String,
+    /// The proven lower bound on its margin, if any.
+    pub lower: Option<i32>,
+    /// The proven upper bound on its margin, if any.
+    pub upper: Option<i32>,
+}
+
+/// What an unfinished solve knows when a limit stops it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unfinished {
+    /// The limit that stopped it.
+    pub stop: SolveStop,
+    /// The moves solved before the stop, with their exact values.
+    pub solved: Vec<MoveValue>,
+    /// The move in progress and the bounds proven for it.
+    pub current: Option<MoveBounds>,
+    /// Root moves not started.
+    pub untried: usize,
+    /// A proven lower bound on the position's margin: the best of the solved moves and of the
+    /// bounds of the move in progress.
+    pub at_least: Option<i32>,
+    /// What the margins count (as [`Solution::margin_name`]).
+    pub margin_name: &'static str,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Wall time.
+    pub time: Duration,
+}
+
 /// One position of `bench`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BenchEntry {
@@ -164,8 +287,10 @@ pub struct BenchResult {
     pub game: &'static str,
     /// The fixed depth every position was searched to.
     pub depth: u32,
-    /// One entry per position.
+    /// One entry per position searched.
     pub entries: Vec<BenchEntry>,
+    /// Stopped before every position was searched (the totals are then no signature).
+    pub stopped: bool,
 }
 
 impl BenchResult {

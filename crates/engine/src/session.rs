@@ -1,7 +1,7 @@
 //! One game, one evaluator, one position: [`GameSession`], generic and monomorphised, behind the
 //! object-safe [`Session`] trait that front ends hold after choosing the game at run time.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -11,7 +11,7 @@ use duel_search::{Reference, ReferenceOptions, Stats, Tree, TreeNode};
 
 use crate::games::Supported;
 use crate::report::{line_text, Algorithm, BenchEntry, BenchResult, CompareRow, SearchReport};
-use crate::{EngineError, Limits, SearchConfig, Searcher, Solution};
+use crate::{EngineError, Limits, SearchConfig, Searcher, Solution, SolveLimits, SolveProgress};
 
 /// What a front end can do with a game chosen at run time. Every method works on text and typed
 /// reports; the search itself runs in the generic [`GameSession`] behind it, so the only dynamic
@@ -67,8 +67,9 @@ pub trait Session: Send {
 
     /// The engine search's options.
     fn config(&self) -> &SearchConfig;
-    /// Changes the engine search's options (a new TT size reallocates the table).
-    fn set_config(&mut self, config: SearchConfig);
+    /// Changes the engine search's options (a new TT size reallocates the table). A table the
+    /// machine cannot give is refused, and the options stay as they were.
+    fn set_config(&mut self, config: SearchConfig) -> Result<(), EngineError>;
     /// Setting this flag to true stops a running [`Session::search`].
     fn stop_flag(&self) -> Arc<AtomicBool>;
     /// Clears the transposition table and the history (a new game).
@@ -112,13 +113,28 @@ pub trait Session: Send {
     ) -> Result<(SearchReport, TreeNode), EngineError>;
     /// Perft: positions exactly `depth` plies ahead.
     fn perft(&self, depth: u32) -> u64;
-    /// Perft split by root move, `(move, leaves)` in move order.
-    fn perft_divide(&self, depth: u32) -> Vec<(String, u64)>;
-    /// The exact value of the position and of each move (every game here can be solved).
-    fn solve(&self) -> Result<Solution, EngineError>;
+    /// Perft split by root move, `(move, leaves)` in the game's move order; None once `stop`
+    /// is set (it is looked at every few thousand leaves, so a protocol loop can interrupt a
+    /// deep count at once).
+    fn perft_divide(&self, depth: u32, stop: &AtomicBool) -> Option<Vec<(String, u64)>>;
+    /// The exact value of the position and of each move, each move solved in turn (every game
+    /// here but chess can be solved). `progress` hears the plan, then how each move's solve
+    /// goes. A limit reached first gives [`EngineError::Unfinished`] with the moves solved and
+    /// the bounds proven; a position too far from the end to finish in minutes is refused
+    /// without a limit ([`EngineError::TooFarFromEnd`]).
+    fn solve(
+        &self,
+        limits: &SolveLimits<'_>,
+        progress: &mut dyn FnMut(&SolveProgress<'_>),
+    ) -> Result<Solution, EngineError>;
     /// The bench: the game's fixed positions searched to its fixed depth with one thread and
-    /// the default options, the table cleared before each. Ignores the current position.
+    /// the default options, the table cleared before each. Ignores the current position. The
+    /// session's stop flag ([`Session::stop_flag`]) ends it early, with the positions searched
+    /// so far and [`BenchResult::stopped`] set.
     fn bench(&self) -> BenchResult;
+    /// A move for [`Session::search_among`]'s list, checked against the moves of the root as
+    /// the search sees it, and written as the game writes it.
+    fn parse_search_move(&self, mv: &str) -> Result<String, EngineError>;
     /// A search depth that suits the game when the user gives no limit.
     fn default_depth(&self) -> u32;
 }
@@ -312,8 +328,8 @@ impl<G: Supported, E: Evaluator<G>> Session for GameSession<G, E> {
         self.searcher.config()
     }
 
-    fn set_config(&mut self, config: SearchConfig) {
-        self.searcher.set_config(config);
+    fn set_config(&mut self, config: SearchConfig) -> Result<(), EngineError> {
+        Ok(self.searcher.set_config(config)?)
     }
 
     fn stop_flag(&self) -> Arc<AtomicBool> {
@@ -467,12 +483,33 @@ impl<G: Supported, E: Evaluator<G>> Session for GameSession<G, E> {
         Supported::perft(&self.pos, depth)
     }
 
-    fn perft_divide(&self, depth: u32) -> Vec<(String, u64)> {
-        Supported::perft_divide(&self.pos, depth)
+    fn perft_divide(&self, depth: u32, stop: &AtomicBool) -> Option<Vec<(String, u64)>> {
+        let mut pos = self.pos.clone();
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        let mut rows = Vec::with_capacity(moves.len());
+        for mv in moves {
+            let text = pos.format_move(mv);
+            pos.play(mv);
+            let n = perft_until(&mut pos, depth.saturating_sub(1), stop);
+            pos.undo(mv);
+            rows.push((text, if depth == 0 { 0 } else { n? }));
+        }
+        Some(rows)
     }
 
-    fn solve(&self) -> Result<Solution, EngineError> {
-        self.pos.solve()
+    fn parse_search_move(&self, mv: &str) -> Result<String, EngineError> {
+        let root = self.pos.search_root();
+        let m = root.parse_move(mv)?;
+        Ok(root.format_move(m))
+    }
+
+    fn solve(
+        &self,
+        limits: &SolveLimits<'_>,
+        progress: &mut dyn FnMut(&SolveProgress<'_>),
+    ) -> Result<Solution, EngineError> {
+        self.pos.solve(limits, progress)
     }
 
     fn bench(&self) -> BenchResult {
@@ -481,25 +518,30 @@ impl<G: Supported, E: Evaluator<G>> Session for GameSession<G, E> {
             ..G::search_config()
         };
         let mut searcher = Searcher::new(self.eval.clone(), config);
+        let stop = self.searcher.stop_flag();
+        searcher.share_stop_flag(Arc::clone(&stop));
         let limits = Limits {
             depth: Some(G::BENCH_DEPTH),
             ..Limits::default()
         };
-        let entries = G::BENCH
-            .iter()
-            .map(|text| {
-                let pos = G::from_text(text).expect("bench positions are valid");
-                searcher.new_game();
-                let r = searcher.search(&pos, &limits, |_| {});
-                BenchEntry {
-                    position: text.to_string(),
-                    report: SearchReport::from_report(&pos, &r),
-                }
-            })
-            .collect();
+        let mut entries = Vec::with_capacity(G::BENCH.len());
+        for text in G::BENCH {
+            let pos = G::from_text(text).expect("bench positions are valid");
+            searcher.new_game();
+            let r = searcher.search(&pos, &limits, |_| {});
+            // A search clears the flag when it starts, so a stop seen after it is this one's.
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            entries.push(BenchEntry {
+                position: text.to_string(),
+                report: SearchReport::from_report(&pos, &r),
+            });
+        }
         BenchResult {
             game: G::NAME,
             depth: G::BENCH_DEPTH,
+            stopped: entries.len() < G::BENCH.len(),
             entries,
         }
     }
@@ -507,6 +549,36 @@ impl<G: Supported, E: Evaluator<G>> Session for GameSession<G, E> {
     fn default_depth(&self) -> u32 {
         G::DEFAULT_DEPTH
     }
+}
+
+/// Leaves between two looks at the stop flag: counts of this depth take milliseconds in every
+/// game here (chess's worst, Kiwipete, about four million leaves).
+const PERFT_CHUNK: u32 = 4;
+
+/// [`Supported::perft`], interruptible: the plies above the last [`PERFT_CHUNK`] are played
+/// here and the stop flag read between chunks. A position without moves is counted by the
+/// game itself, which knows how its published tables count a finished game (Othello: one
+/// leaf) or a draw by a rule the tables ignore (chess's repetitions).
+fn perft_until<G: Supported>(pos: &mut G, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    if depth <= PERFT_CHUNK {
+        return Some(pos.perft(depth));
+    }
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    if moves.is_empty() {
+        return Some(pos.perft(depth));
+    }
+    let mut total = 0;
+    for mv in moves {
+        pos.play(mv);
+        let n = perft_until(pos, depth - 1, stop);
+        pos.undo(mv);
+        total += n?;
+    }
+    Some(total)
 }
 
 /// Solves by searching to the end of the game with alpha-beta: exact for any game whose every

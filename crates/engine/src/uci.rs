@@ -6,11 +6,13 @@
 //! included).
 //!
 //! Threads: one reads the input ([`crate::io::lines`]); the loop handles the lines in order;
-//! `go` moves the session to a worker thread, which sends the `info` lines and the `bestmove`
-//! and hands the session back. While the worker runs, `stop`, `ponderhit`, `isready`, `debug`,
-//! `position` and `quit` are handled at once; a command that needs the session waits for a
-//! search that will end by itself, and is refused (with `info string`) during one that only
-//! `stop` ends (`go infinite`, pondering), where waiting would hang the GUI.
+//! `go` (and `go perft`, `bench`) moves the session to a worker thread, which sends the `info`
+//! lines and the `bestmove` and hands the session back. While the worker runs, `stop`,
+//! `ponderhit`, `isready`, `debug`, `position` and `quit` are handled at once, and every command
+//! that needs the session (`go`, `setoption`, `ucinewgame`, `d`, `eval`, `bench`) is refused at
+//! once with an `info string`, whatever ends the search: waiting for it would leave the engine
+//! deaf to `isready` and `stop` until then, for good after a bare `go`. `position` is kept and
+//! applied when the search ends, as GUIs send it before the `go` that follows a ponder miss.
 //!
 //! Time: with a clock, [`crate::timeman::budget`] gives a soft limit (no iteration starts after
 //! it) and a hard one (the search stops there). Pondering has neither until `ponderhit`; from
@@ -50,10 +52,10 @@ impl Default for UciOptions {
     }
 }
 
-/// Option limits. The table's upper bound stays well inside this kind of machine: an allocation
-/// the system refuses would abort the engine, not return an error.
+/// Option limits. The table's bound is the facade's; a size within it that the machine cannot
+/// give is refused when set, and the old table kept.
 const HASH_DEFAULT: i64 = 16;
-const HASH_MAX: i64 = 16_384;
+const HASH_MAX: i64 = crate::HASH_MAX_MB as i64;
 const THREADS_MAX: i64 = 64;
 const MULTIPV_MAX: i64 = 256;
 const OVERHEAD_DEFAULT: i64 = 10;
@@ -117,9 +119,12 @@ struct Control {
     mate: Option<u32>,
     /// Number of this search, so that a timer left from a finished search stops nothing.
     id: u64,
-    /// Set just before the `bestmove` goes out: the worker has nothing left to do but hand the
-    /// session back.
+    /// Set just before the `bestmove` goes out (or a perft or bench ends): the worker has
+    /// nothing left to do but hand the session back.
     answered: AtomicBool,
+    /// The search has a limit of its own (depth, nodes, time or clock): at the end of the input
+    /// it is let finish, where one without any is stopped, having no other end.
+    bounded: bool,
     /// The last iteration's best move and value, and how many iterations the move has
     /// stayed the best: what the soft limit is scaled by ([`soft_scale`]).
     trend: Mutex<Trend>,
@@ -183,10 +188,31 @@ impl Control {
     }
 }
 
-/// A search under way.
+impl Control {
+    /// The control of a job that is no search: no clock, no pondering, nothing to wait for.
+    fn job(stop: Arc<AtomicBool>, id: u64) -> Self {
+        Control {
+            stop,
+            stopped: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            infinite: false,
+            start: Instant::now(),
+            budget: None,
+            mate: None,
+            id,
+            answered: AtomicBool::new(false),
+            bounded: true,
+            trend: Mutex::new(Trend::default()),
+        }
+    }
+}
+
+/// Work under way on the worker thread.
 struct Running {
     handle: JoinHandle<Box<dyn Session>>,
     control: Arc<Control>,
+    /// What it is, for the refusals: a search, a perft count or the bench.
+    what: &'static str,
 }
 
 /// The loop's state.
@@ -284,17 +310,56 @@ impl Uci {
         }
     }
 
-    /// The session, once any search that ends by itself has ended; None (with an error said)
-    /// while one that only `stop` ends runs.
+    /// Takes the session back from a worker that has answered; one still working keeps it.
+    fn reclaim(&mut self) {
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|r| r.control.answered.load(Ordering::Acquire))
+        {
+            self.finish(false);
+        }
+    }
+
+    /// The session, if no work is under way; else None, with the refusal said at once.
     fn session(&mut self, command: &str) -> Option<&mut Box<dyn Session>> {
-        if self.endless() {
+        self.reclaim();
+        if let Some(r) = &self.running {
+            let what = r.what;
             self.error(format!(
-                "'{command}' ignored: a search is running; send stop first"
+                "'{command}' ignored: {what} is running; send stop first"
             ));
             return None;
         }
-        self.finish(false);
         self.session.as_mut()
+    }
+
+    /// [`Uci::session`], taken out for a worker.
+    fn take_session(&mut self, command: &str) -> Option<Box<dyn Session>> {
+        self.session(command)?;
+        self.session.take()
+    }
+
+    /// Starts `job` on the worker thread with the session, under `control`.
+    fn spawn(
+        &mut self,
+        session: Box<dyn Session>,
+        control: Arc<Control>,
+        what: &'static str,
+        job: impl FnOnce(&mut Box<dyn Session>, &Control, &Out) + Send + 'static,
+    ) {
+        let c = Arc::clone(&control);
+        let out = Arc::clone(&self.out);
+        let mut session = session;
+        let handle = std::thread::spawn(move || {
+            job(&mut session, &c, &out);
+            session
+        });
+        self.running = Some(Running {
+            handle,
+            control,
+            what,
+        });
     }
 
     fn set_position(&mut self, p: &Position) {
@@ -396,14 +461,21 @@ impl Uci {
             }
         };
         let result: Result<(), String> = match key.as_str() {
-            "hash" => spin(1, HASH_MAX).map(|n| {
-                self.with_config(|c| c.tt_mb = n as usize);
+            "hash" => spin(1, HASH_MAX).and_then(|n| {
+                self.with_config(|c| c.tt_mb = n as usize).map_err(|e| {
+                    format!(
+                        "option 'Hash': {e}; the table stays at {} MiB",
+                        self.hash_mb()
+                    )
+                })
             }),
-            "threads" => spin(1, THREADS_MAX).map(|n| {
-                self.with_config(|c| c.threads = n as usize);
+            "threads" => spin(1, THREADS_MAX).and_then(|n| {
+                self.with_config(|c| c.threads = n as usize)
+                    .map_err(|e| e.to_string())
             }),
-            "multipv" => spin(1, MULTIPV_MAX).map(|n| {
-                self.with_config(|c| c.multipv = n as usize);
+            "multipv" => spin(1, MULTIPV_MAX).and_then(|n| {
+                self.with_config(|c| c.multipv = n as usize)
+                    .map_err(|e| e.to_string())
             }),
             "move overhead" => spin(0, OVERHEAD_MAX).map(|n| {
                 self.overhead = Duration::from_millis(n as u64);
@@ -432,12 +504,23 @@ impl Uci {
         }
     }
 
-    fn with_config(&mut self, change: impl FnOnce(&mut crate::SearchConfig)) {
-        if let Some(s) = self.session.as_mut() {
-            let mut c = s.config().clone();
-            change(&mut c);
-            s.set_config(c);
+    fn with_config(
+        &mut self,
+        change: impl FnOnce(&mut crate::SearchConfig),
+    ) -> Result<(), EngineError> {
+        match self.session.as_mut() {
+            Some(s) => {
+                let mut c = s.config().clone();
+                change(&mut c);
+                s.set_config(c)
+            }
+            None => Ok(()),
         }
+    }
+
+    /// The table's size now, in MiB.
+    fn hash_mb(&self) -> usize {
+        self.session.as_ref().map_or(0, |s| s.config().tt_mb)
     }
 
     /// A new session with another evaluator, keeping the options and the position.
@@ -451,7 +534,9 @@ impl Uci {
             .filter(|_| name.trim().eq_ignore_ascii_case("net"));
         let fresh = open_with(self.opts.game, Some(name), file).map_err(|e| e.to_string())?;
         let mut fresh = self.switched(fresh);
-        fresh.set_config(old.config().clone());
+        fresh
+            .set_config(old.config().clone())
+            .map_err(|e| e.to_string())?;
         fresh
             .set_position(&old.position(), &[])
             .map_err(|e| e.to_string())?;
@@ -500,13 +585,7 @@ impl Uci {
                 // After the `bestmove`, the search is over: take the session back at once, so
                 // the position is checked (and refused, if it must be) as it would be with no
                 // search before it, not kept to be replaced unseen by the next one.
-                if self
-                    .running
-                    .as_ref()
-                    .is_some_and(|r| r.control.answered.load(Ordering::Acquire))
-                {
-                    self.finish(false);
-                }
+                self.reclaim();
                 if self.running.is_some() {
                     self.pending = Some(p);
                 } else {
@@ -576,43 +655,71 @@ impl Uci {
                 "bench takes no arguments ('{args}' ignored): it searches fixed positions to a fixed depth"
             ));
         }
-        let out = Arc::clone(&self.out);
-        let Some(s) = self.session("bench") else {
+        let Some(session) = self.take_session("bench") else {
             return;
         };
-        let r = s.bench();
-        for e in &r.entries {
-            send(
-                &out,
-                format!(
-                    "{} nodes {} time {} ms: {}",
-                    e.report.best.as_deref().unwrap_or("-"),
-                    e.report.stats.nodes,
-                    e.report.time.as_millis(),
-                    e.position
-                ),
-            );
-        }
-        send(&out, format!("Total time (ms) : {}", r.time().as_millis()));
-        send(&out, format!("Nodes searched  : {}", r.nodes()));
-        send(&out, format!("Nodes/second    : {}", r.nps()));
+        let id = self.searches.fetch_add(1, Ordering::Relaxed) + 1;
+        let control = Arc::new(Control::job(session.stop_flag(), id));
+        self.spawn(session, control, "the bench", |s, c, out| {
+            let r = s.bench();
+            let mut lines: Vec<String> = r
+                .entries
+                .iter()
+                .map(|e| {
+                    format!(
+                        "{} nodes {} time {} ms: {}",
+                        e.report.best.as_deref().unwrap_or("-"),
+                        e.report.stats.nodes,
+                        e.report.time.as_millis(),
+                        e.position
+                    )
+                })
+                .collect();
+            if r.stopped {
+                lines.push(
+                    Reply::InfoString(format!(
+                        "bench stopped after {} position(s): no signature",
+                        r.entries.len()
+                    ))
+                    .to_string(),
+                );
+            } else {
+                lines.push(format!("Total time (ms) : {}", r.time().as_millis()));
+                lines.push(format!("Nodes searched  : {}", r.nodes()));
+                lines.push(format!("Nodes/second    : {}", r.nps()));
+            }
+            answer(c, out, &lines);
+        });
     }
 
     fn perft(&mut self, depth: u32) {
-        let out = Arc::clone(&self.out);
-        let Some(s) = self.session("go perft") else {
+        let Some(session) = self.take_session("go perft") else {
             return;
         };
-        if depth == 0 {
-            send(&out, "\nNodes searched: 1");
-            return;
-        }
-        let divide = s.perft_divide(depth);
-        for (mv, n) in &divide {
-            send(&out, format!("{mv}: {n}"));
-        }
-        let total: u64 = divide.iter().map(|(_, n)| n).sum();
-        send(&out, format!("\nNodes searched: {total}"));
+        let id = self.searches.fetch_add(1, Ordering::Relaxed) + 1;
+        let control = Arc::new(Control::job(session.stop_flag(), id));
+        self.spawn(session, control, "a perft count", move |s, c, out| {
+            // A flag left set by an earlier `stop` would end this count at once; a `stop` for
+            // this one keeps being set until the worker ends (`finish`), so none is lost.
+            c.stop.store(false, Ordering::Relaxed);
+            let lines = match s.perft_divide(depth, &c.stop) {
+                Some(divide) => {
+                    let total: u64 = if depth == 0 {
+                        1
+                    } else {
+                        divide.iter().map(|(_, n)| n).sum()
+                    };
+                    let mut lines: Vec<String> =
+                        divide.iter().map(|(mv, n)| format!("{mv}: {n}")).collect();
+                    lines.push(format!("\nNodes searched: {total}"));
+                    lines
+                }
+                None => {
+                    vec![Reply::InfoString(format!("perft {depth} stopped: no count")).to_string()]
+                }
+            };
+            answer(c, out, &lines);
+        });
     }
 
     fn go(&mut self, go: Go) {
@@ -620,12 +727,7 @@ impl Uci {
             self.perft(depth);
             return;
         }
-        if self.running.is_some() && self.endless() {
-            self.error("'go' ignored: a search is running; send stop first");
-            return;
-        }
-        self.finish(false);
-        let Some(mut session) = self.session.take() else {
+        let Some(session) = self.take_session("go") else {
             return;
         };
         let first = session.side_to_move() == Side::First;
@@ -634,6 +736,32 @@ impl Uci {
             nodes: go.nodes,
             time: None,
         };
+        // A limit of nothing still owes the GUI a move, and a move is worth a search.
+        if go.depth == Some(0) || go.nodes == Some(0) {
+            let what = if go.depth == Some(0) {
+                "depth"
+            } else {
+                "nodes"
+            };
+            send(
+                &self.out,
+                Reply::InfoString(format!("{what} 0 searches nothing: searching to depth 1")),
+            );
+            limits.depth = Some(1);
+            limits.nodes = None;
+        }
+        // A move the position does not have is named and dropped, as Stockfish drops it; with
+        // none left, every move is searched rather than none.
+        let mut among = Vec::new();
+        for m in &go.searchmoves {
+            match session.parse_search_move(m) {
+                Ok(mv) => among.push(mv),
+                Err(e) => self.error(format!("searchmoves: '{m}' dropped ({e})")),
+            }
+        }
+        if among.is_empty() && !go.searchmoves.is_empty() {
+            self.error("searchmoves: no legal move left; searching every move");
+        }
         if let Some(t) = go.movetime {
             let t = Duration::from_millis(t.max(0) as u64);
             limits.time = Some(
@@ -682,6 +810,7 @@ impl Uci {
             }
         }
         let id = self.searches.fetch_add(1, Ordering::Relaxed) + 1;
+        let bounded = limits != Limits::default() || plan.is_some();
         let control = Arc::new(Control {
             stop: session.stop_flag(),
             stopped: AtomicBool::new(false),
@@ -692,15 +821,13 @@ impl Uci {
             mate: go.mate,
             id,
             answered: AtomicBool::new(false),
+            bounded: bounded && !go.infinite,
             trend: Mutex::new(Trend::default()),
         });
-        let c = Arc::clone(&control);
-        let out = Arc::clone(&self.out);
-        let among = go.searchmoves.clone();
-        let handle = std::thread::spawn(move || {
+        self.spawn(session, control, "a search", move |session, c, out| {
             let result = session.search_among(&limits, &among, &mut |r| {
                 for info in info_lines(r) {
-                    send(&out, Reply::Info(info));
+                    send(out, Reply::Info(info));
                 }
                 c.after_iteration(r);
             });
@@ -716,11 +843,11 @@ impl Uci {
                         score: Some(score),
                         ..Info::default()
                     };
-                    send(&out, Reply::Info(info));
+                    send(out, Reply::Info(info));
                     (None, None)
                 }
                 Err(e) => {
-                    send(&out, Reply::InfoString(format!("error: go refused ({e})")));
+                    send(out, Reply::InfoString(format!("error: go refused ({e})")));
                     (None, None)
                 }
             };
@@ -728,10 +855,17 @@ impl Uci {
                 std::thread::sleep(Duration::from_millis(1));
             }
             c.answered.store(true, Ordering::Release);
-            send(&out, Reply::BestMove { mv, ponder });
-            session
+            send(out, Reply::BestMove { mv, ponder });
         });
-        self.running = Some(Running { handle, control });
+    }
+}
+
+/// Sends a job's answer, marked answered first: a GUI that reads the last line and sends its
+/// next command must find the session free to take back, as after a `bestmove`.
+fn answer(c: &Control, out: &Out, lines: &[String]) {
+    c.answered.store(true, Ordering::Release);
+    for line in lines {
+        send(out, line);
     }
 }
 
@@ -755,8 +889,8 @@ pub fn run(
         }
     }
     // End of input: a search that ends by itself finishes its answer; one that only `stop`
-    // ends is stopped, since no `stop` can come any more.
-    let endless = uci.endless();
+    // ends (infinite, pondering, or a bare `go`) is stopped, since no `stop` can come any more.
+    let endless = uci.endless() || uci.running.as_ref().is_some_and(|r| !r.control.bounded);
     uci.finish(endless);
     Ok(())
 }

@@ -37,7 +37,7 @@ use std::time::{Duration, Instant};
 
 use duel_core::{Evaluator, Game, Outcome, Score};
 
-use crate::tt::{Bound, Entry, Tt, NO_EVAL, NO_MOVE};
+use crate::tt::{Bound, Entry, Tt, TtError, NO_EVAL, NO_MOVE};
 use crate::{Report, Stats};
 
 /// When to stop. All `None`: until stopped from outside, or until the value is proven.
@@ -300,18 +300,30 @@ impl<G: Game, E: Evaluator<G>> std::fmt::Debug for Searcher<G, E> {
 }
 
 impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
-    /// A searcher with its own table.
+    /// A searcher with its own table, for a configuration the program chose (the table size
+    /// from a user goes through [`Searcher::try_new`] or [`Searcher::set_config`]).
+    ///
+    /// # Panics
+    /// When the table cannot be allocated.
     pub fn new(eval: E, config: SearchConfig) -> Self {
-        let tt = Arc::new(Tt::new(if config.use_tt { config.tt_mb } else { 1 }));
+        match Self::try_new(eval, config) {
+            Ok(s) => s,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// A searcher with its own table, or why the table cannot be had.
+    pub fn try_new(eval: E, config: SearchConfig) -> Result<Self, TtError> {
+        let tt = Arc::new(Tt::try_new(if config.use_tt { config.tt_mb } else { 1 })?);
         let learnt = Learnt::new::<G>(&config);
-        Searcher {
+        Ok(Searcher {
             eval,
             config,
             tt,
             stop: Arc::new(AtomicBool::new(false)),
             learnt,
             _game: std::marker::PhantomData,
-        }
+        })
     }
 
     /// The current switches.
@@ -319,10 +331,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         &self.config
     }
 
-    /// Changes the switches; the table is reallocated (and so emptied) only if its size changes.
-    pub fn set_config(&mut self, config: SearchConfig) {
+    /// Changes the switches; the table is reallocated (and so emptied) only if its size
+    /// changes. A table the machine cannot give is an error, and then nothing changes: the
+    /// old table and switches stay.
+    pub fn set_config(&mut self, config: SearchConfig) -> Result<(), TtError> {
         if config.tt_mb != self.config.tt_mb {
-            self.tt = Arc::new(Tt::new(config.tt_mb));
+            // Made before the old table is dropped, so a refusal leaves the engine as it was.
+            self.tt = Arc::new(Tt::try_new(config.tt_mb)?);
         }
         if config.continuation != self.config.continuation
             || config.correction != self.config.correction
@@ -330,6 +345,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             self.learnt = Learnt::new::<G>(&config);
         }
         self.config = config;
+        Ok(())
     }
 
     /// The evaluator.
@@ -341,6 +357,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     /// clears it when it starts.
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.stop)
+    }
+
+    /// Makes `flag` this searcher's stop flag, so one flag stops several searchers (a bench
+    /// run on behalf of a session stops with the session's).
+    pub fn share_stop_flag(&mut self, flag: Arc<AtomicBool>) {
+        self.stop = flag;
     }
 
     /// Forgets everything learnt: a new game.

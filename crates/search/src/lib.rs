@@ -20,3 +20,4 @@ pub use engine::{Limits, SearchConfig, Searcher};
 pub use reference::{Reference, ReferenceOptions};
 pub use report::{Report, Stats};
 pub use tree::{Tree, TreeNode};
+pub use tt::TtError;

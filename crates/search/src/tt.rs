@@ -103,18 +103,83 @@ fn unpack(d: u64) -> Option<(Entry, u8)> {
     ))
 }
 
+/// The largest table a user may ask for, in MiB, by every front end (UCI's `Hash`, the CLI's
+/// `--hash`): Stockfish's limit on 64-bit machines. Whether the machine can give it is another
+/// question, answered by [`Tt::try_new`].
+pub const MAX_MB: usize = 33_554_432;
+
+/// Why a table could not be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TtError {
+    /// The size is outside 1..=[`MAX_MB`].
+    #[error("a hash table of {mb} MiB is outside 1 to {max} MiB", max = MAX_MB)]
+    Size {
+        /// The size asked for.
+        mb: usize,
+    },
+    /// The system has not got the memory.
+    #[error("a hash table of {mb} MiB cannot be allocated: {reason}")]
+    Memory {
+        /// The size asked for.
+        mb: usize,
+        /// What said no: the memory the system reports free, or the allocator.
+        reason: String,
+    },
+}
+
+/// The memory the system could give without swapping, where it says (Linux's `MemAvailable`).
+fn available_bytes() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
 impl Tt {
-    /// A table of about `mb` mebibytes (at least one bucket).
+    /// A table of about `mb` mebibytes (at least one bucket). For sizes a program chooses
+    /// itself; a size from a user goes through [`Tt::try_new`].
+    ///
+    /// # Panics
+    /// When the memory cannot be had, as [`Tt::try_new`] would report it.
     pub fn new(mb: usize) -> Self {
-        let bytes = mb.max(1) * 1024 * 1024;
+        match Self::try_new(mb) {
+            Ok(tt) => tt,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// A table of about `mb` mebibytes, or why the machine cannot give it. Every entry is
+    /// written once here, so the memory is really taken: a size the allocator grants only on
+    /// paper (Linux overcommits) would otherwise kill the process later, mid-game. A size above
+    /// the memory the system reports available is refused before trying, for the same reason.
+    pub fn try_new(mb: usize) -> Result<Self, TtError> {
+        let mb = mb.max(1);
+        if mb > MAX_MB {
+            return Err(TtError::Size { mb });
+        }
+        let bytes = mb.checked_mul(1024 * 1024).ok_or(TtError::Size { mb })?;
+        if let Some(free) = available_bytes() {
+            if bytes as u64 > free {
+                return Err(TtError::Memory {
+                    mb,
+                    reason: format!("the system has {} MiB available", free / (1024 * 1024)),
+                });
+            }
+        }
         let buckets = (bytes / (16 * ENTRIES_PER_BUCKET)).max(1);
-        let mut buckets_mem = Vec::with_capacity(buckets);
+        let mut buckets_mem = Vec::new();
+        buckets_mem
+            .try_reserve_exact(buckets)
+            .map_err(|e| TtError::Memory {
+                mb,
+                reason: e.to_string(),
+            })?;
         buckets_mem.resize_with(buckets, Bucket::default);
-        Tt {
+        Ok(Tt {
             buckets_mem,
             buckets,
             age: AtomicU64::new(0),
-        }
+        })
     }
 
     /// Size in mebibytes.
@@ -301,6 +366,17 @@ mod tests {
         tt.store(6, entry(Score(1), 3, 7));
         tt.store(6, entry(Score(2), 4, NO_MOVE));
         assert_eq!(tt.probe(6).unwrap().mv, 7);
+    }
+
+    /// A size no machine has is refused with a reason, not an abort; one outside the range
+    /// is named as such.
+    #[test]
+    fn impossible_sizes_are_errors() {
+        assert!(matches!(Tt::try_new(MAX_MB), Err(TtError::Memory { .. })));
+        let e = Tt::try_new(MAX_MB + 1).unwrap_err();
+        assert_eq!(e, TtError::Size { mb: MAX_MB + 1 });
+        assert!(e.to_string().contains("33554433"), "{e}");
+        assert_eq!(Tt::try_new(2).unwrap().size_mb(), 2);
     }
 
     #[test]

@@ -8,13 +8,13 @@
 //! - [`Connect4`] implements [`duel_core::Game`];
 //! - [`Threats`] implements [`duel_core::Evaluator`] (open lines, threats and their rows);
 //! - [`Solver`] computes exact scores in Pons' convention, [`pons_to_score`] turns them into a
-//!   [`duel_core::Score`];
+//!   [`duel_core::Score`]; [`solver`] also has the limits and progress reports of a long solve;
 //! - [`bitboard`] has the layout, the bit tricks and [`Board`], the bare position the solver
 //!   works on.
 
 pub mod bitboard;
 mod eval;
-mod solver;
+pub mod solver;
 
 use std::fmt;
 

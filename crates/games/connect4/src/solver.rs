@@ -6,6 +6,13 @@
 //! Scores follow Pons (and the test sets in `data/connect4/`): from the side to move, 0 for a
 //! draw, otherwise ±(22 − the number of stones the winner will have played), so a quicker win
 //! scores more and a later loss less badly.
+//!
+//! A solve can be given [`Limits`] (nodes, a deadline, a stop flag) and a progress callback:
+//! [`Solver::solve_limited`] looks at the limits every [`CHECK_EVERY`] nodes and, when one is
+//! reached, unwinds without storing anything from the unfinished subtrees, so the table stays
+//! sound and the bounds proven so far come back in [`Stopped`].
+
+use std::time::{Duration, Instant};
 
 use duel_core::{Game, Score};
 
@@ -221,19 +228,151 @@ impl MoveSorter {
     }
 }
 
+/// Nodes between two looks at the limits and the clock: a few milliseconds of search, so a
+/// stop or a deadline is honoured at once while the looks cost nothing measurable.
+pub const CHECK_EVERY: u64 = 1 << 16;
+
+/// How often a long probe reports that it is still running.
+const REPORT_EVERY: Duration = Duration::from_secs(2);
+
+/// What may end a solve before it has proven the score (every game's solver takes the same).
+pub use duel_core::SolverLimits as Limits;
+
+/// Where a running solve stands, in Pons' scale from the side to move (signs only in a weak
+/// solve).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    /// The lower bound the probes have proven, if any yet.
+    pub lower: Option<i32>,
+    /// The upper bound the probes have proven, if any yet.
+    pub upper: Option<i32>,
+    /// The null-window probe still running ("is the score above this?"); None when a probe
+    /// has just ended and set the bounds.
+    pub probe: Option<i32>,
+    /// Nodes this call has searched.
+    pub nodes: u64,
+}
+
+/// A solve ended by its [`Limits`] before it proved the score (bounds in Pons' scale).
+pub use duel_core::SolverStopped as Stopped;
+
+/// How negamax counts its nodes: a bare counter for the table-free small searches, which never
+/// stop and must cost nothing more, or a [`Budget`].
+trait Counter {
+    /// Counts a node; true when the search must stop.
+    fn count(&mut self) -> bool;
+    /// Whether the search has been stopped: every node then returns without storing.
+    fn stopped(&self) -> bool;
+}
+
+impl Counter for u64 {
+    #[inline]
+    fn count(&mut self) -> bool {
+        *self += 1;
+        false
+    }
+
+    #[inline]
+    fn stopped(&self) -> bool {
+        false
+    }
+}
+
+/// The nodes of one limited solve and what it reports: the limits are read only every
+/// [`CHECK_EVERY`] nodes, when the count reaches `check_at`.
+struct Budget<'a, 'l> {
+    /// The solver's running count.
+    nodes: u64,
+    /// The count when this call began.
+    start: u64,
+    /// The count at which to look at the limits next.
+    check_at: u64,
+    /// The count at which the node limit ends the solve (`u64::MAX`: none).
+    last: u64,
+    limits: &'a Limits<'l>,
+    progress: &'a mut dyn FnMut(&Progress),
+    /// The probe running, for the reports of a long one.
+    now: Progress,
+    reported: Instant,
+    stopped: bool,
+}
+
+impl<'a, 'l> Budget<'a, 'l> {
+    fn new(nodes: u64, limits: &'a Limits<'l>, progress: &'a mut dyn FnMut(&Progress)) -> Self {
+        let last = limits.nodes.map_or(u64::MAX, |n| nodes.saturating_add(n));
+        Budget {
+            nodes,
+            start: nodes,
+            check_at: last.min(nodes.saturating_add(CHECK_EVERY)),
+            last,
+            limits,
+            progress,
+            now: Progress {
+                lower: None,
+                upper: None,
+                probe: None,
+                nodes: 0,
+            },
+            reported: Instant::now(),
+            stopped: false,
+        }
+    }
+
+    fn searched(&self) -> u64 {
+        self.nodes - self.start
+    }
+
+    /// Looks at the limits; reports a probe that has run for a while.
+    #[cold]
+    #[inline(never)]
+    fn poll(&mut self) -> bool {
+        let now = Instant::now();
+        if self.nodes >= self.last || self.limits.interrupted(now) {
+            self.stopped = true;
+            return true;
+        }
+        if now.duration_since(self.reported) >= REPORT_EVERY {
+            self.reported = now;
+            let report = Progress {
+                nodes: self.searched(),
+                ..self.now
+            };
+            (self.progress)(&report);
+        }
+        self.check_at = self.last.min(self.nodes.saturating_add(CHECK_EVERY));
+        false
+    }
+}
+
+impl Counter for Budget<'_, '_> {
+    #[inline]
+    fn count(&mut self) -> bool {
+        self.nodes += 1;
+        self.nodes >= self.check_at && self.poll()
+    }
+
+    #[inline]
+    fn stopped(&self) -> bool {
+        self.stopped
+    }
+}
+
 /// Negamax with alpha-beta (fail-soft) for a position where the side to move cannot win at once.
 /// Returns the exact score if it lies strictly inside `(alpha, beta)`, otherwise a bound on the
-/// same side of the window.
-fn negamax<T: Table>(
+/// same side of the window; after a stop (see [`Counter`]) a meaningless value, and nothing
+/// stored.
+fn negamax<T: Table, C: Counter>(
     table: &mut T,
-    nodes: &mut u64,
+    nodes: &mut C,
     b: &Board,
     mut alpha: i32,
     mut beta: i32,
 ) -> i32 {
     debug_assert!(alpha < beta);
     debug_assert!(!b.can_win_next());
-    *nodes += 1;
+    if nodes.count() {
+        return 0;
+    }
 
     let possible = b.possible_non_losing_moves();
     if possible == 0 {
@@ -292,6 +431,10 @@ fn negamax<T: Table>(
         let mut child = *b;
         child.play_cell(cell);
         let score = -negamax(table, nodes, &child, -beta, -alpha);
+        // A stopped subtree's value proves nothing: leave before it reaches the table.
+        if nodes.stopped() {
+            return 0;
+        }
         if score >= beta {
             table.put(key, b.moves(), encode_lower(score));
             return score;
@@ -308,20 +451,28 @@ fn negamax<T: Table>(
 /// searches. Each probe answers "is the score above `med`?" and cuts far more than a wide
 /// window would. The probe point is pulled halfway towards 0, as in Pons' solver: whether a
 /// position is won at all is much cheaper to prove than how quickly, and most scores are small.
-fn solve_with<T: Table>(table: &mut T, nodes: &mut u64, b: &Board, weak: bool) -> i32 {
+/// Each probe's end is reported; a stop returns the bounds proven by the probes before it.
+fn solve_with<T: Table>(
+    table: &mut T,
+    budget: &mut Budget<'_, '_>,
+    b: &Board,
+    weak: bool,
+) -> Result<i32, Stopped> {
     if b.last_mover_won() {
         let s = lost_already(b.moves());
-        return if weak { s.signum() } else { s };
+        return Ok(if weak { s.signum() } else { s });
     }
     if b.can_win_next() {
         let s = win_now(b.moves());
-        return if weak { s.signum() } else { s };
+        return Ok(if weak { s.signum() } else { s });
     }
     let (mut min, mut max) = if weak {
         (-1, 1)
     } else {
         (loss_next(b.moves()), win_now(b.moves()))
     };
+    // What the probes have proven, apart from the bounds the stone count gives.
+    let (mut lower, mut upper) = (None, None);
     while min < max {
         let mut med = min + (max - min) / 2;
         if med <= 0 && min / 2 < med {
@@ -329,18 +480,36 @@ fn solve_with<T: Table>(table: &mut T, nodes: &mut u64, b: &Board, weak: bool) -
         } else if med >= 0 && max / 2 > med {
             med = max / 2;
         }
-        let r = negamax(table, nodes, b, med, med + 1);
+        budget.now = Progress {
+            lower,
+            upper,
+            probe: Some(med),
+            nodes: budget.searched(),
+        };
+        let r = negamax(table, budget, b, med, med + 1);
+        if budget.stopped {
+            return Err(Stopped {
+                lower,
+                upper,
+                nodes: budget.searched(),
+            });
+        }
         if r <= med {
             max = r;
+            upper = Some(r);
         } else {
             min = r;
+            lower = Some(r);
         }
+        let step = Progress {
+            lower,
+            upper,
+            probe: None,
+            nodes: budget.searched(),
+        };
+        (budget.progress)(&step);
     }
-    if weak {
-        min.signum()
-    } else {
-        min
-    }
+    Ok(if weak { min.signum() } else { min })
 }
 
 /// The exact score of `board` by a search without a table: cheap only for nearly full boards
@@ -415,7 +584,38 @@ impl Solver {
 
     /// [`Solver::solve`] on bare bitboards.
     pub fn solve_board(&mut self, board: &Board, weak: bool) -> i32 {
-        solve_with(&mut self.table, &mut self.nodes, board, weak)
+        match self.solve_board_limited(board, weak, &Limits::default(), &mut |_| {}) {
+            Ok(score) => score,
+            Err(_) => unreachable!("a solve without limits runs to its end"),
+        }
+    }
+
+    /// [`Solver::solve`] within `limits`, calling `progress` at the end of every null-window
+    /// probe and every two seconds or so of a long one. Stopped by a limit, it returns the
+    /// bounds proven so far; the table keeps only what finished subtrees proved, so the solver
+    /// stays usable.
+    pub fn solve_limited(
+        &mut self,
+        pos: &Connect4,
+        weak: bool,
+        limits: &Limits<'_>,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Result<i32, Stopped> {
+        self.solve_board_limited(pos.board(), weak, limits, progress)
+    }
+
+    /// [`Solver::solve_limited`] on bare bitboards.
+    pub fn solve_board_limited(
+        &mut self,
+        board: &Board,
+        weak: bool,
+        limits: &Limits<'_>,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Result<i32, Stopped> {
+        let mut budget = Budget::new(self.nodes, limits, progress);
+        let result = solve_with(&mut self.table, &mut budget, board, weak);
+        self.nodes = budget.nodes;
+        result
     }
 
     /// Every playable column (0-based, left to right) with the exact score of the position from

@@ -248,3 +248,112 @@ fn reset_clears_nodes_and_keeps_results() {
     assert_eq!(solver.solve(&case.pos, false), case.score);
     assert_eq!(solver.nodes(), nodes);
 }
+
+// ------------------------------------------------------------------ limits
+
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use duel_connect4::solver::{Limits, Progress, Stopped, CHECK_EVERY};
+
+/// A node limit stops a solve with sound bounds, the table stays sound for the next solve, and
+/// the same limit stops at the same place every time.
+#[test]
+fn node_limit_stops_with_sound_bounds_and_a_sound_table() {
+    let case = &load("Test_L1_R2")[0];
+    let mut fresh = Solver::with_table_bits(20);
+    let want = fresh.solve(&case.pos, false);
+    let full = fresh.nodes();
+    assert!(full > 20_000, "too easy a case: {full} nodes");
+    // One solver goes through every stop, its table kept: what the stopped searches left in it
+    // must not change the answer at the end.
+    let mut kept = Solver::with_table_bits(20);
+    let mut last = None;
+    for limit in [1, 100, 5_000, full / 4, full / 2] {
+        let limits = Limits {
+            nodes: Some(limit),
+            ..Limits::default()
+        };
+        let run = || {
+            Solver::with_table_bits(20)
+                .solve_limited(&case.pos, false, &limits, &mut |_| {})
+                .expect_err("stopped by the limit")
+        };
+        let stopped = run();
+        assert_eq!(run(), stopped, "the same limit stops at the same place");
+        assert_eq!(stopped.nodes, limit, "stops at the limit exactly");
+        assert!(
+            stopped.lower.is_none_or(|l| l <= want),
+            "{stopped:?} {want}"
+        );
+        assert!(
+            stopped.upper.is_none_or(|u| u >= want),
+            "{stopped:?} {want}"
+        );
+        last = Some(stopped);
+        let kept_stop = kept.solve_limited(&case.pos, false, &limits, &mut |_| {});
+        if let Err(s) = kept_stop {
+            assert!(s.lower.is_none_or(|l| l <= want) && s.upper.is_none_or(|u| u >= want));
+        }
+    }
+    assert!(last.is_some_and(|s| s.lower.is_some() || s.upper.is_some()));
+    assert_eq!(kept.solve(&case.pos, false), want);
+}
+
+/// A stop flag already set and a deadline already passed both stop a solve at its first look
+/// at the limits.
+#[test]
+fn stop_flag_and_deadline_stop_at_the_first_look() {
+    let case = &load("Test_L1_R2")[0];
+    let flag = AtomicBool::new(true);
+    let by_flag = Limits {
+        stop: Some(&flag),
+        ..Limits::default()
+    };
+    let by_clock = Limits {
+        deadline: Some(Instant::now()),
+        ..Limits::default()
+    };
+    for limits in [by_flag, by_clock] {
+        let mut solver = Solver::with_table_bits(16);
+        let stopped: Stopped = solver
+            .solve_limited(&case.pos, false, &limits, &mut |_| {})
+            .unwrap_err();
+        assert_eq!(stopped.nodes, CHECK_EVERY);
+    }
+}
+
+/// Without limits, `solve_limited` is `solve`: the same score in the same nodes; each probe's
+/// report narrows bounds that always hold the score, and the last one proves it.
+#[test]
+fn unlimited_solve_is_unchanged_and_reports_each_probe() {
+    let mut reference = Solver::with_table_bits(20);
+    let mut solver = Solver::with_table_bits(20);
+    for case in every("Test_L1_R2", 50)
+        .iter()
+        .chain(&every("Test_L2_R2", 100))
+    {
+        let want = reference.solve(&case.pos, false);
+        assert_eq!(want, case.score);
+        let mut reports: Vec<Progress> = Vec::new();
+        let got = solver.solve_limited(&case.pos, false, &Limits::default(), &mut |p| {
+            reports.push(*p)
+        });
+        assert_eq!(got, Ok(want), "'{}'", case.moves);
+        assert_eq!(solver.nodes(), reference.nodes(), "'{}'", case.moves);
+        let probes: Vec<&Progress> = reports.iter().filter(|p| p.probe.is_none()).collect();
+        for w in probes.windows(2) {
+            assert!(w[1].lower >= w[0].lower && w[1].nodes >= w[0].nodes);
+            assert!(w[1].upper.unwrap_or(i32::MAX) <= w[0].upper.unwrap_or(i32::MAX));
+        }
+        for p in &probes {
+            assert!(p.lower.is_none_or(|l| l <= want) && p.upper.is_none_or(|u| u >= want));
+        }
+        if let Some(last) = probes.last() {
+            assert!(
+                last.lower == Some(want) || last.upper == Some(want),
+                "{last:?}"
+            );
+        }
+    }
+}

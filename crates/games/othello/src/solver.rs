@@ -24,8 +24,13 @@
 //!
 //! Every final score is even (64 discs and empties split between winner and total), so the
 //! driver only ever needs windows between even numbers.
+//!
+//! [`Solver::solve_limited`] takes [`Limits`] (nodes, a deadline, a stop flag) and a progress
+//! callback: the limits are looked at every [`CHECK_EVERY`] nodes, and a stop unwinds through
+//! ordinary returns, storing nothing from the unfinished subtrees.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use duel_core::Game;
 
@@ -243,6 +248,92 @@ impl Bucket {
     }
 }
 
+/// Nodes between two looks at the limits and the clock: a few milliseconds of search.
+pub const CHECK_EVERY: u64 = 1 << 16;
+
+/// How often a long window reports that it is still running.
+const REPORT_EVERY: Duration = Duration::from_secs(2);
+
+/// What may end a solve before it has proven the score (every game's solver takes the same).
+pub use duel_core::SolverLimits as Limits;
+
+/// The stages of [`Solver::solve`], in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// The selective search that guesses the value and orders the root's moves.
+    Guess,
+    /// A selective pass: ProbCut cuts a node when a shallow search lands `confidence`
+    /// hundredths of its measured error outside the window. Its values are guesses.
+    ProbCut {
+        /// In hundredths of the shallow search's standard error.
+        confidence: i32,
+    },
+    /// The exact pass: every bound it finds is proven.
+    Exact,
+}
+
+/// Where a running solve stands (discs, from the side to move).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    /// The stage running or just ended.
+    pub stage: Stage,
+    /// The latest value the stages found: a guess until the exact pass proves it.
+    pub guess: Option<i32>,
+    /// The lower bound the exact pass has proven, if any yet.
+    pub lower: Option<i32>,
+    /// The upper bound the exact pass has proven, if any yet.
+    pub upper: Option<i32>,
+    /// The window still being searched, in a report of a long one; None when a window or a
+    /// stage has just ended.
+    pub window: Option<(i32, i32)>,
+    /// Nodes this solve has searched.
+    pub nodes: u64,
+}
+
+/// A solve ended by its [`Limits`] before it proved the score (bounds in discs, proven by the exact pass).
+pub use duel_core::SolverStopped as Stopped;
+
+/// One solve's limits, its progress callback and the state its reports show.
+struct Budget<'a, 'l> {
+    /// The node count at which to look at the limits next (0 once stopped).
+    check_at: u64,
+    limits: &'a Limits<'l>,
+    progress: &'a mut dyn FnMut(&Progress),
+    /// What a report shows.
+    now: Progress,
+    reported: Instant,
+}
+
+impl<'a, 'l> Budget<'a, 'l> {
+    fn new(limits: &'a Limits<'l>, progress: &'a mut dyn FnMut(&Progress)) -> Self {
+        Budget {
+            check_at: limits.nodes.map_or(CHECK_EVERY, |n| n.min(CHECK_EVERY)),
+            limits,
+            progress,
+            now: Progress {
+                stage: Stage::Exact,
+                guess: None,
+                lower: None,
+                upper: None,
+                window: None,
+                nodes: 0,
+            },
+            reported: Instant::now(),
+        }
+    }
+
+    /// Calls the callback with the current state.
+    fn report(&mut self, window: Option<(i32, i32)>, nodes: u64) {
+        self.reported = Instant::now();
+        let p = Progress {
+            window,
+            nodes,
+            ..self.now
+        };
+        (self.progress)(&p);
+    }
+}
+
 /// The result of a solve.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Solution {
@@ -268,6 +359,8 @@ pub struct Solver<E: Estimate = Pattern> {
     nodes: u64,
     /// The current pass's selectivity level ([`EXACT`] outside [`Solver::solve`]'s passes).
     sel: u8,
+    /// Set when a limit stopped the search: every node then returns at once, storing nothing.
+    stopped: bool,
 }
 
 impl<E: Estimate> std::fmt::Debug for Solver<E> {
@@ -354,6 +447,7 @@ impl<E: Estimate> Solver<E> {
             near: vec![Entry::default(); 1 << NEAR_TT_BITS],
             nodes: 0,
             sel: EXACT,
+            stopped: false,
         }
     }
 
@@ -363,28 +457,97 @@ impl<E: Estimate> Solver<E> {
         self.near.fill(Entry::default());
     }
 
+    /// Looks at the limits when the node count reaches `b.check_at`; true when the search
+    /// must stop. After a stop every table node comes here and leaves at once.
+    #[cold]
+    #[inline(never)]
+    fn poll(&mut self, b: &mut Budget<'_, '_>) -> bool {
+        if self.stopped {
+            return true;
+        }
+        let now = Instant::now();
+        if b.limits.nodes.is_some_and(|n| self.nodes >= n) || b.limits.interrupted(now) {
+            self.stopped = true;
+            b.check_at = 0;
+            return true;
+        }
+        if now.duration_since(b.reported) >= REPORT_EVERY {
+            let window = b.now.window;
+            b.report(window, self.nodes);
+        }
+        let next = self.nodes.saturating_add(CHECK_EVERY);
+        b.check_at = b.limits.nodes.map_or(next, |n| next.min(n));
+        false
+    }
+
     /// The exact value of `pos` and a best move.
     ///
     /// From [`GUESS_MIN_EMPTIES`] empties up, a selective search first guesses the value and
     /// orders the moves; the exact search then starts with a window around the guess and
     /// widens it until the value falls inside.
     pub fn solve(&mut self, pos: &Othello) -> Solution {
+        match self.solve_limited(pos, &Limits::default(), &mut |_| {}) {
+            Ok(s) => s,
+            Err(_) => unreachable!("a solve without limits runs to its end"),
+        }
+    }
+
+    /// [`Solver::solve`] within `limits`, calling `progress` at the end of every stage and
+    /// window, and every two seconds or so of a long one. Stopped by a limit (looked at every
+    /// [`CHECK_EVERY`] nodes), it returns the bounds the exact pass had proven; the table keeps
+    /// only what finished subtrees proved, so the solver stays usable. This is how a protocol
+    /// loop interrupts a solve: `Limits { stop: Some(&flag), ..Limits::default() }`.
+    pub fn solve_limited(
+        &mut self,
+        pos: &Othello,
+        limits: &Limits<'_>,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Result<Solution, Stopped> {
         self.nodes = 0;
+        self.stopped = false;
+        self.sel = EXACT;
+        let mut budget = Budget::new(limits, progress);
+        let b = &mut budget;
+        let result = self.passes(pos, b);
+        // A pass cut short leaves its selectivity behind; the public searches are exact.
+        self.sel = EXACT;
+        let stopped = std::mem::take(&mut self.stopped);
+        match result {
+            Some(s) if !stopped => Ok(s),
+            _ => Err(Stopped {
+                lower: b.now.lower,
+                upper: b.now.upper,
+                nodes: self.nodes,
+            }),
+        }
+    }
+
+    /// The stages of [`Solver::solve`]; None once stopped.
+    fn passes(&mut self, pos: &Othello, b: &mut Budget<'_, '_>) -> Option<Solution> {
         let (p, o) = (pos.player(), pos.opponent());
         let n = pos.empties().count_ones();
         if moves(p, o) == 0 || n < GUESS_MIN_EMPTIES {
-            return self.solve_window(pos, -64, 64);
+            b.now.window = Some((-64, 64));
+            let s = self.window(pos, -64, 64, b);
+            return (!self.stopped).then_some(s);
         }
         let mut list = [Candidate::default(); 32];
         let count = self.collect(p, o, &mut list);
         let list = &mut list[..count];
         self.score_moves(p, o, n, 64, list, PROBE_INF);
+        b.now.stage = Stage::Guess;
+        b.now.window = Some((-64, 64));
         for c in list.iter_mut() {
             let (np, no) = (o & !c.flips, p | c.flips | (1 << c.sq));
-            c.key = -self.selective(np, no, -64, 64, n - 1);
+            c.key = -self.selective(np, no, -64, 64, n - 1, b);
+        }
+        if self.stopped {
+            return None;
         }
         list.sort_by_key(|c| -c.key);
         let mut guess = list[0].key;
+        b.now.guess = Some(guess);
+        b.report(None, self.nodes);
         let first = if n >= PROBCUT_ID_MIN_EMPTIES {
             0
         } else {
@@ -393,30 +556,64 @@ impl<E: Estimate> Solver<E> {
         let mut best = list[0].sq;
         for sel in first..=EXACT {
             self.sel = sel;
-            (guess, best) = self.aspire(p, o, n, guess, list);
+            b.now.stage = match SELECTIVITY.get(usize::from(sel)) {
+                Some(&confidence) => Stage::ProbCut { confidence },
+                None => Stage::Exact,
+            };
+            (guess, best) = self.aspire(p, o, n, guess, list, b)?;
         }
-        Solution {
+        Some(Solution {
             score: guess,
             best_move: Some(Move::square(best as u8)),
             nodes: self.nodes,
-        }
+        })
     }
 
     /// The root searched in windows around `guess`, widened until the value falls inside (at
-    /// the current selectivity level).
-    fn aspire(&mut self, p: u64, o: u64, n: u32, guess: i32, list: &mut [Candidate]) -> (i32, u32) {
+    /// the current selectivity level), each window reported; None once stopped.
+    fn aspire(
+        &mut self,
+        p: u64,
+        o: u64,
+        n: u32,
+        guess: i32,
+        list: &mut [Candidate],
+        b: &mut Budget<'_, '_>,
+    ) -> Option<(i32, u32)> {
         let (mut alpha, mut beta) = ((guess - 1).max(-65), (guess + 1).min(65));
         let mut delta = 2;
+        // Only the exact pass proves bounds; the others' values are guesses.
+        let proves = self.sel == EXACT;
         loop {
-            let (score, best) = self.root(p, o, alpha, beta, n, list);
-            if score <= alpha && alpha > -64 {
+            b.now.window = Some((alpha.max(-64), beta.min(64)));
+            let (score, best) = self.root(p, o, alpha, beta, n, list, b);
+            if self.stopped {
+                return None;
+            }
+            b.now.guess = Some(score);
+            let done = if score <= alpha && alpha > -64 {
+                if proves {
+                    b.now.upper = Some(b.now.upper.map_or(score, |u| u.min(score)));
+                }
                 beta = score + 1;
                 alpha = (score - delta - 1).max(-65);
+                false
             } else if score >= beta && beta < 64 {
+                if proves {
+                    b.now.lower = Some(b.now.lower.map_or(score, |l| l.max(score)));
+                }
                 alpha = score - 1;
                 beta = (score + delta + 1).min(65);
+                false
             } else {
-                return (score, best);
+                if proves {
+                    (b.now.lower, b.now.upper) = (Some(score), Some(score));
+                }
+                true
+            };
+            b.report(None, self.nodes);
+            if done {
+                return Some((score, best));
             }
             delta *= 2;
         }
@@ -426,6 +623,15 @@ impl<E: Estimate> Solver<E> {
     /// inside, else a bound on the same side (at most `alpha`, or at least `beta`). The best
     /// move is exact only when the score is inside the window.
     pub fn solve_window(&mut self, pos: &Othello, alpha: i32, beta: i32) -> Solution {
+        self.stopped = false;
+        let limits = Limits::default();
+        let mut quiet = |_: &Progress| {};
+        let mut budget = Budget::new(&limits, &mut quiet);
+        self.window(pos, alpha, beta, &mut budget)
+    }
+
+    /// [`Solver::solve_window`] within a budget.
+    fn window(&mut self, pos: &Othello, alpha: i32, beta: i32, b: &mut Budget<'_, '_>) -> Solution {
         self.nodes = 0;
         let (p, o) = (pos.player(), pos.opponent());
         let n = pos.empties().count_ones();
@@ -437,7 +643,7 @@ impl<E: Estimate> Solver<E> {
                     nodes: 1,
                 };
             }
-            let score = -self.pvs(o, p, -beta, -alpha, n);
+            let score = -self.pvs(o, p, -beta, -alpha, n, b);
             return Solution {
                 score,
                 best_move: Some(Move::PASS),
@@ -446,7 +652,7 @@ impl<E: Estimate> Solver<E> {
         }
         let mut list = [Candidate::default(); 32];
         let count = self.sorted_moves(p, o, n, &mut list);
-        let (score, best) = self.root(p, o, alpha, beta, n, &mut list[..count]);
+        let (score, best) = self.root(p, o, alpha, beta, n, &mut list[..count], b);
         Solution {
             score,
             best_move: Some(Move::square(best as u8)),
@@ -456,6 +662,7 @@ impl<E: Estimate> Solver<E> {
 
     /// The root: principal variation search over `list` (sorted), returning the move as well.
     /// The best move is brought to the front for the next search.
+    #[allow(clippy::too_many_arguments)]
     fn root(
         &mut self,
         p: u64,
@@ -464,6 +671,7 @@ impl<E: Estimate> Solver<E> {
         beta: i32,
         n: u32,
         list: &mut [Candidate],
+        b: &mut Budget<'_, '_>,
     ) -> (i32, u32) {
         self.nodes += 1;
         let mut best = -INF;
@@ -471,11 +679,11 @@ impl<E: Estimate> Solver<E> {
         for (i, c) in list.iter().enumerate() {
             let (np, no) = (o & !c.flips, p | c.flips | (1 << c.sq));
             let v = if i == 0 {
-                -self.pvs(np, no, -beta, -alpha, n - 1)
+                -self.pvs(np, no, -beta, -alpha, n - 1, b)
             } else {
-                let mut v = -self.nws(np, no, -alpha - 1, n - 1);
+                let mut v = -self.nws(np, no, -alpha - 1, n - 1, b);
                 if v > alpha && v < beta {
-                    v = -self.pvs(np, no, -beta, -v, n - 1);
+                    v = -self.pvs(np, no, -beta, -v, n - 1, b);
                 }
                 v
             };
@@ -497,25 +705,38 @@ impl<E: Estimate> Solver<E> {
     /// A guess of the value for ordering and for the first window: alpha-beta in which nodes
     /// with [`SELECTIVE_MIN_EMPTIES`] or more empties try only their [`SELECTIVE_WIDTH`] best
     /// moves by the ordering keys; smaller subtrees are solved exactly (and feed the table).
-    fn selective(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32) -> i32 {
+    fn selective(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        n: u32,
+        b: &mut Budget<'_, '_>,
+    ) -> i32 {
         if n < SELECTIVE_MIN_EMPTIES {
-            return self.pvs(p, o, alpha, beta, n);
+            return self.pvs(p, o, alpha, beta, n, b);
         }
+        // Far from the end its tree is too large to finish: it must stop here too, or a stop
+        // in the exact leaves below would leave it running on.
         self.nodes += 1;
+        if self.nodes >= b.check_at && self.poll(b) {
+            return 0;
+        }
         let mut list = [Candidate::default(); 32];
         let count = self.collect(p, o, &mut list);
         if count == 0 {
             if moves(o, p) == 0 {
                 return final_score(p, o);
             }
-            return -self.selective(o, p, -beta, -alpha, n);
+            return -self.selective(o, p, -beta, -alpha, n, b);
         }
         self.score_moves(p, o, n, 64, &mut list[..count], PROBE_INF);
         list[..count].sort_by_key(|c| -c.key);
         let mut best = -INF;
         for c in list[..count.min(SELECTIVE_WIDTH)].iter() {
             let (np, no) = (o & !c.flips, p | c.flips | (1 << c.sq));
-            let v = -self.selective(np, no, -beta, -alpha, n - 1);
+            let v = -self.selective(np, no, -beta, -alpha, n - 1, b);
             if v > best {
                 best = v;
                 if v > alpha {
@@ -530,19 +751,30 @@ impl<E: Estimate> Solver<E> {
     }
 
     /// Principal variation search in (`alpha`, `beta`), `n` empties, `p` to move.
-    fn pvs(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, n: u32) -> i32 {
+    fn pvs(
+        &mut self,
+        p: u64,
+        o: u64,
+        mut alpha: i32,
+        beta: i32,
+        n: u32,
+        b: &mut Budget<'_, '_>,
+    ) -> i32 {
         if n < TT_MIN_EMPTIES {
             let e = !(p | o);
             return self.shallow(p, o, alpha, beta, e, parity_of(e), n);
         }
         self.nodes += 1;
+        if self.nodes >= b.check_at && self.poll(b) {
+            return 0;
+        }
         let mut list = [Candidate::default(); 32];
         let count = self.sorted_moves(p, o, n, &mut list);
         if count == 0 {
             if moves(o, p) == 0 {
                 return final_score(p, o);
             }
-            return -self.pvs(o, p, -beta, -alpha, n);
+            return -self.pvs(o, p, -beta, -alpha, n, b);
         }
         let alpha0 = alpha;
         let mut best = -INF;
@@ -550,11 +782,11 @@ impl<E: Estimate> Solver<E> {
         for (i, c) in list[..count].iter().enumerate() {
             let (np, no) = (o & !c.flips, p | c.flips | (1 << c.sq));
             let v = if i == 0 {
-                -self.pvs(np, no, -beta, -alpha, n - 1)
+                -self.pvs(np, no, -beta, -alpha, n - 1, b)
             } else {
-                let mut v = -self.nws(np, no, -alpha - 1, n - 1);
+                let mut v = -self.nws(np, no, -alpha - 1, n - 1, b);
                 if v > alpha && v < beta {
-                    v = -self.pvs(np, no, -beta, -v, n - 1);
+                    v = -self.pvs(np, no, -beta, -v, n - 1, b);
                 }
                 v
             };
@@ -574,12 +806,15 @@ impl<E: Estimate> Solver<E> {
     }
 
     /// Null-window search: is the value above `alpha` (window `alpha`, `alpha + 1`)? Fail-soft.
-    fn nws(&mut self, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
+    fn nws(&mut self, p: u64, o: u64, alpha: i32, n: u32, b: &mut Budget<'_, '_>) -> i32 {
         if n < TT_MIN_EMPTIES {
             let e = !(p | o);
             return self.shallow(p, o, alpha, alpha + 1, e, parity_of(e), n);
         }
         self.nodes += 1;
+        if self.nodes >= b.check_at && self.poll(b) {
+            return 0;
+        }
 
         if let Some(cap) = stability_cut(p, o, alpha) {
             return cap;
@@ -623,7 +858,7 @@ impl<E: Estimate> Solver<E> {
             if moves(o, p) == 0 {
                 return final_score(p, o);
             }
-            return -self.nws(o, p, -alpha - 1, n);
+            return -self.nws(o, p, -alpha - 1, n, b);
         }
 
         if n >= ETC_MIN_EMPTIES {
@@ -647,7 +882,7 @@ impl<E: Estimate> Solver<E> {
             list.swap(0, k);
             let c = list[0];
             let (np, no) = (o & !c.flips, p | c.flips | (1 << c.sq));
-            best = -self.nws(np, no, -alpha - 1, n - 1);
+            best = -self.nws(np, no, -alpha - 1, n - 1, b);
             best_sq = c.sq;
             if best > alpha {
                 self.store(p, o, n, alpha, alpha + 1, best, best_sq);
@@ -663,7 +898,7 @@ impl<E: Estimate> Solver<E> {
             pick_best(&mut list[i..count]);
             let c = list[i];
             let (np, no) = (o & !c.flips, p | c.flips | (1 << c.sq));
-            let v = -self.nws(np, no, -alpha - 1, n - 1);
+            let v = -self.nws(np, no, -alpha - 1, n - 1, b);
             if v > best {
                 best = v;
                 best_sq = c.sq;
@@ -679,6 +914,10 @@ impl<E: Estimate> Solver<E> {
     /// Records what a search in (`alpha`, `beta`) that returned `best` proved.
     #[allow(clippy::too_many_arguments)]
     fn store(&mut self, p: u64, o: u64, n: u32, alpha: i32, beta: i32, best: i32, best_sq: u32) {
+        // A stopped subtree's value proves nothing, and the table must hold only facts.
+        if self.stopped {
+            return;
+        }
         // Small subtrees hold no ProbCut, so their values are exact in every pass.
         let sel = if n < PROBCUT_MIN_EMPTIES {
             EXACT

@@ -186,3 +186,109 @@ fn pluggable_estimate_gives_the_same_scores() {
         assert_eq!(flat.solve(&case.pos).score, case.score, "FFO #{}", case.id);
     }
 }
+
+// ------------------------------------------------------------------ limits
+
+/// A node limit stops a solve in each of its stages with bounds that hold the score; the same
+/// limit stops at the same place every time; and the solver that went through every stop,
+/// its table kept, still finds the exact score.
+#[test]
+fn node_limit_stops_every_stage_with_sound_bounds() {
+    use duel_othello::solver::{Limits, Stage};
+
+    let case = &common::ffo("ffo-1-39.txt", 27, 27)[0];
+    let mut fresh = Solver::new(18);
+    let full = fresh.solve(&case.pos);
+    assert_eq!(full.score, case.score);
+    let mut kept = Solver::new(18);
+    let mut stages = Vec::new();
+    for tenth in 1..10 {
+        let limit = full.nodes * tenth / 10;
+        let limits = Limits {
+            nodes: Some(limit),
+            ..Limits::default()
+        };
+        let run = || {
+            let mut stage = None;
+            let stopped = Solver::new(18)
+                .solve_limited(&case.pos, &limits, &mut |p| stage = Some(p.stage))
+                .expect_err("stopped by the limit");
+            (stopped, stage)
+        };
+        let (stopped, stage) = run();
+        assert_eq!(run().0, stopped, "the same limit stops at the same place");
+        // The last empties are not counted against the limit one by one.
+        assert!(
+            stopped.nodes >= limit && stopped.nodes < limit + 5_000,
+            "{stopped:?}"
+        );
+        assert!(stopped.lower.is_none_or(|l| l <= case.score), "{stopped:?}");
+        assert!(stopped.upper.is_none_or(|u| u >= case.score), "{stopped:?}");
+        stages.push(stage);
+        let _ = kept.solve_limited(&case.pos, &limits, &mut |_| {});
+    }
+    assert!(stages.contains(&Some(Stage::Exact)), "{stages:?}");
+    assert!(
+        stages
+            .iter()
+            .any(|s| matches!(s, Some(Stage::ProbCut { .. }))),
+        "{stages:?}"
+    );
+    let after = kept.solve(&case.pos);
+    assert_eq!(after.score, case.score);
+    assert!(case.best.contains(&after.best_move.unwrap()));
+}
+
+/// A stop flag set from the start stops a solve at the first look at the limits, and
+/// `solve_window` after it is exact again.
+#[test]
+fn stop_flag_stops_at_once() {
+    use std::sync::atomic::AtomicBool;
+
+    use duel_othello::solver::{Limits, CHECK_EVERY};
+
+    let case = &common::ffo("ffo-1-39.txt", 27, 27)[0];
+    let flag = AtomicBool::new(true);
+    let limits = Limits {
+        stop: Some(&flag),
+        ..Limits::default()
+    };
+    let mut solver = Solver::new(16);
+    let stopped = solver
+        .solve_limited(&case.pos, &limits, &mut |_| {})
+        .unwrap_err();
+    assert!(stopped.nodes < CHECK_EVERY + 5_000, "{stopped:?}");
+    assert_eq!(solver.solve_window(&case.pos, -64, 64).score, case.score);
+}
+
+/// Without limits, `solve_limited` is `solve`: the same score, move and nodes; the exact
+/// stage's reports narrow bounds that hold the score.
+#[test]
+fn unlimited_solve_is_unchanged_and_reports_each_window() {
+    use duel_othello::solver::{Limits, Progress, Stage};
+
+    for case in common::ffo("ffo-1-39.txt", 20, 29) {
+        let want = Solver::new(18).solve(&case.pos);
+        let mut reports: Vec<Progress> = Vec::new();
+        let got = Solver::new(18)
+            .solve_limited(&case.pos, &Limits::default(), &mut |p| reports.push(*p))
+            .unwrap();
+        assert_eq!(got, want, "FFO #{}", case.id);
+        let exact: Vec<&Progress> = reports
+            .iter()
+            .filter(|p| p.stage == Stage::Exact && p.window.is_none())
+            .collect();
+        for p in &exact {
+            assert!(p.lower.is_none_or(|l| l <= want.score), "{p:?}");
+            assert!(p.upper.is_none_or(|u| u >= want.score), "{p:?}");
+        }
+        // From 18 empties the stages report; the last report proves the score.
+        if case.pos.empties().count_ones() >= duel_othello::solver::GUESS_MIN_EMPTIES {
+            let last = exact.last().expect("an exact window");
+            assert_eq!(
+                (last.lower, last.upper),
+                (Some(want.score), Some(want.score))
+            );
+        }
+    }
+}

@@ -9,6 +9,7 @@ mod error;
 mod eval;
 mod game;
 mod limits;
+mod profile;
 mod rng;
 mod score;
 
@@ -21,5 +22,6 @@ pub use eval::Evaluator;
 pub use game::{Game, Outcome, Side};
 pub use limits::{SolverLimits, SolverStopped};
 pub use perft::{perft, perft_divide};
+pub use profile::SearchProfile;
 pub use rng::SplitMix64;
 pub use score::Score;

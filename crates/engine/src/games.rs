@@ -641,7 +641,7 @@ impl Supported for Chess {
     /// Null move (with the evaluator's zugzwang guard) and late-move reductions: chess trees
     /// are wide and most moves are bad, the case both were made for.
     fn search_config() -> SearchConfig {
-        SearchConfig {
+        SearchConfig::with_profile(&duel_core::SearchProfile {
             null_move: true,
             lmr: true,
             futility: 90,
@@ -651,8 +651,7 @@ impl Supported for Chess {
             continuation: true,
             correction: true,
             exchange_pruning: true,
-            ..SearchConfig::default()
-        }
+        })
     }
 
     fn solve(

@@ -35,7 +35,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use duel_core::{Evaluator, Game, Outcome, Score};
+use duel_core::{Evaluator, Game, Outcome, Score, SearchProfile};
 
 use crate::tt::{Bound, Entry, Tt, TtError, NO_EVAL, NO_MOVE};
 use crate::{Report, Stats};
@@ -177,6 +177,25 @@ impl Default for SearchConfig {
             continuation: false,
             correction: false,
             exchange_pruning: false,
+        }
+    }
+}
+
+impl SearchConfig {
+    /// The defaults with a game's selective techniques turned on ([`SearchProfile`]).
+    pub fn with_profile(profile: &SearchProfile) -> Self {
+        let p = *profile;
+        SearchConfig {
+            null_move: p.null_move,
+            lmr: p.lmr,
+            futility: p.futility,
+            iir: p.iir,
+            late_move_pruning: p.late_move_pruning,
+            singular: p.singular,
+            continuation: p.continuation,
+            correction: p.correction,
+            exchange_pruning: p.exchange_pruning,
+            ..SearchConfig::default()
         }
     }
 }

@@ -1,0 +1,229 @@
+//! The engine search: what strong engines add to alpha-beta.
+//!
+//! One iteration of [`Searcher::search`] runs these steps (named as in the code):
+//! 1. **Iterative deepening** (`iterate`): depth 1, 2, 3, ... each iteration seeded by the last
+//!    one's best move, through the transposition table and the root move order (or, with
+//!    [`SearchConfig::iterative`] off, one search at the depth limit).
+//! 2. **Aspiration window** (`aspirate`): from depth 4, search a narrow window around the last
+//!    value and widen it on a fail; or **MTD(f)** (`mtdf`), a series of null-window searches
+//!    converging on the value, when the option is set.
+//! 3. **Principal variation search** (`pvs`), at every node:
+//!    a. node count and the stop check (every 1024 nodes: stop flag, time, node limit);
+//!    b. finished game: exact value by distance from the root;
+//!    c. mate-distance pruning: no line can beat a win already proven closer to the root;
+//!    d. the evaluator's exact hook (an endgame solver), if it answers;
+//!    e. the evaluator's extension (a check in chess: one ply more), then, depth exhausted:
+//!    quiescence;
+//!    f. transposition-table probe: a deep-enough bound or value ends the node;
+//!    g. null-move pruning (off unless the game and evaluator allow it);
+//!    h. move ordering: TT move (searched before the others are even scored), positive
+//!    evaluator hints, killers, history;
+//!    i. the first move with the full window, the others with a null window (late ones reduced
+//!    when LMR is on), re-searched when they beat alpha;
+//!    j. beta cut-off: killers and history learn from it;
+//!    k. store the result in the table.
+//! 4. **Quiescence** (`quiesce`): stand pat on the static value, then follow the evaluator's
+//!    noisy moves only.
+//! 5. **Lazy SMP**: extra threads run the same iterative deepening, each skipping depths in its
+//!    own pattern of blocks (`skips`), and share only the transposition table; the main thread's
+//!    answer is the answer.
+//!
+//! With one thread and a depth or node limit the search is deterministic: no clocks in
+//! decisions, no floats, ties broken by the game's fixed move order.
+mod config;
+mod history;
+mod iterate;
+mod mtdf;
+mod ordering;
+mod pvs;
+mod quiesce;
+mod smp;
+mod tune;
+mod worker;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use duel_core::{Evaluator, Game};
+
+use crate::tt::{Tt, TtError};
+use crate::Report;
+
+pub use config::{Limits, SearchConfig};
+use history::Learnt;
+use smp::Shared;
+use worker::Worker;
+
+/// The engine search for one game and evaluator. Keep one per game being played: the
+/// transposition table and history carry over from move to move.
+pub struct Searcher<G: Game, E: Evaluator<G>> {
+    eval: E,
+    config: SearchConfig,
+    tt: Arc<Tt>,
+    stop: Arc<AtomicBool>,
+    learnt: Learnt,
+    _game: std::marker::PhantomData<fn() -> G>,
+}
+
+impl<G: Game, E: Evaluator<G>> std::fmt::Debug for Searcher<G, E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Searcher")
+            .field("config", &self.config)
+            .finish()
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
+    /// A searcher with its own table, for a configuration the program chose (the table size
+    /// from a user goes through [`Searcher::try_new`] or [`Searcher::set_config`]).
+    ///
+    /// # Panics
+    /// When the table cannot be allocated.
+    pub fn new(eval: E, config: SearchConfig) -> Self {
+        match Self::try_new(eval, config) {
+            Ok(s) => s,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// A searcher with its own table, or why the table cannot be had.
+    pub fn try_new(eval: E, config: SearchConfig) -> Result<Self, TtError> {
+        let tt = Arc::new(Tt::try_new(if config.use_tt { config.tt_mb } else { 1 })?);
+        let learnt = Learnt::new::<G>(&config);
+        Ok(Searcher {
+            eval,
+            config,
+            tt,
+            stop: Arc::new(AtomicBool::new(false)),
+            learnt,
+            _game: std::marker::PhantomData,
+        })
+    }
+
+    /// The current switches.
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    /// Changes the switches; the table is reallocated (and so emptied) only if its size
+    /// changes. A table the machine cannot give is an error, and then nothing changes: the
+    /// old table and switches stay.
+    pub fn set_config(&mut self, config: SearchConfig) -> Result<(), TtError> {
+        if config.tt_mb != self.config.tt_mb {
+            // Made before the old table is dropped, so a refusal leaves the engine as it was.
+            self.tt = Arc::new(Tt::try_new(config.tt_mb)?);
+        }
+        if config.continuation != self.config.continuation
+            || config.correction != self.config.correction
+        {
+            self.learnt = Learnt::new::<G>(&config);
+        }
+        self.config = config;
+        Ok(())
+    }
+
+    /// The evaluator.
+    pub fn evaluator(&self) -> &E {
+        &self.eval
+    }
+
+    /// Setting this flag to true stops a running search (from another thread); the search
+    /// clears it when it starts.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    /// Makes `flag` this searcher's stop flag, so one flag stops several searchers (a bench
+    /// run on behalf of a session stops with the session's).
+    pub fn share_stop_flag(&mut self, flag: Arc<AtomicBool>) {
+        self.stop = flag;
+    }
+
+    /// Forgets everything learnt: a new game.
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        self.learnt = Learnt::new::<G>(&self.config);
+    }
+
+    /// Permille of the table filled by the last search.
+    pub fn hashfull(&self) -> u32 {
+        self.tt.hashfull()
+    }
+
+    /// Iterative deepening under `limits`; `on_iteration` sees each completed depth's report.
+    pub fn search(
+        &mut self,
+        pos: &G,
+        limits: &Limits,
+        on_iteration: impl FnMut(&Report<G::Move>),
+    ) -> Report<G::Move> {
+        self.search_among(pos, limits, &[], on_iteration)
+    }
+
+    /// [`Searcher::search`] with the root restricted to the legal moves in `among` (all of them
+    /// when it is empty or names none), as UCI `go searchmoves` asks.
+    pub fn search_among(
+        &mut self,
+        pos: &G,
+        limits: &Limits,
+        among: &[G::Move],
+        mut on_iteration: impl FnMut(&Report<G::Move>),
+    ) -> Report<G::Move> {
+        let start = Instant::now();
+        self.stop.store(false, Ordering::Relaxed);
+        self.tt.new_search();
+        let shared = Shared {
+            stop: Arc::clone(&self.stop),
+            abort: AtomicBool::new(false),
+            helper_nodes: AtomicU64::new(0),
+        };
+        let threads = self.config.threads.max(1);
+        let learnt = std::mem::take(&mut self.learnt);
+        let restricted = restriction(pos, among);
+        let mut main = Worker::new(pos, self, &shared, limits, start, 0, learnt.clone());
+        main.restricted.clone_from(&restricted);
+        let report = std::thread::scope(|s| {
+            let helpers: Vec<_> = (1..threads)
+                .map(|id| {
+                    let mut w = Worker::new(pos, self, &shared, limits, start, id, learnt.clone());
+                    w.restricted.clone_from(&restricted);
+                    s.spawn(move || {
+                        w.iterate(&mut |_| {});
+                        w.stats
+                    })
+                })
+                .collect();
+            let mut report = main.iterate(&mut on_iteration);
+            // The main thread decides; helpers stop as soon as it has.
+            shared.abort.store(true, Ordering::Relaxed);
+            for h in helpers {
+                // A helper that panicked has nothing to add; its work was only advice.
+                if let Ok(stats) = h.join() {
+                    let seldepth = report.stats.seldepth;
+                    report.stats.add(&stats);
+                    report.stats.seldepth = seldepth;
+                }
+            }
+            report
+        });
+        self.learnt = main.learnt;
+        Report {
+            time: start.elapsed(),
+            ..report
+        }
+    }
+}
+
+/// The root moves a search restricted to `among` leaves out: none when `among` is empty or
+/// holds no legal move (an empty root would have no answer).
+fn restriction<G: Game>(pos: &G, among: &[G::Move]) -> Vec<G::Move> {
+    let mut moves = Vec::new();
+    // The root's moves as the search sees them.
+    pos.search_root().generate_moves(&mut moves);
+    if !moves.iter().any(|m| among.contains(m)) {
+        return Vec::new();
+    }
+    moves.retain(|m| !among.contains(m));
+    moves
+}

@@ -6,12 +6,20 @@ use anyhow::{Context, Result};
 use clap::Args;
 use duel_engine::{Limits, SearchConfig, Session};
 
+/// The help of a game argument: the registered games, from the registry.
+pub fn game_help() -> String {
+    let names: Vec<&str> = duel_engine::games().iter().map(|g| g.name).collect();
+    format!(
+        "The game: {} (`duel games` lists each with its notation)",
+        names.join(", ")
+    )
+}
+
 /// The position to start from.
 #[derive(Debug, Clone, Args)]
 pub struct PositionArgs {
-    /// The position in the game's text form (tic-tac-toe: cells 1-9 played so far, e.g. 519;
-    /// Connect Four: columns 1-7 played so far, e.g. 4453; Othello: the 64 squares a1..h8 as
-    /// X, O or - and the side to move, e.g. "---...--- X"). Default: the start position.
+    /// The position in the game's text form (`duel games` shows each game's). Default: the
+    /// start position.
     #[arg(
         long,
         short = 'p',

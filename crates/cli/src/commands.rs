@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use duel_engine::{
-    Algorithm, CompareRow, EngineError, Limits, SearchReport, SolveLimits, SolveProgress,
-    SolveStep, SolveStop, GAMES,
+    Algorithm, CompareRow, EngineError, Limits, SearchReport, SolveError, SolveLimits,
+    SolveProgress, SolveStep, SolveStop,
 };
 
 use crate::args::{open_game, EngineArgs, LimitArgs, PositionArgs};
@@ -169,9 +169,10 @@ fn solve_progress_line(p: &SolveProgress<'_>) -> String {
         ),
         SolveProgress::Move(m) => {
             let head = format!("  move {} ({}/{})", m.mv, m.index + 1, m.of);
-            let bounds = bounds_text(m.lower, m.upper);
-            let guess = match m.guess {
-                Some(g) if m.lower != m.upper || m.lower.is_none() => {
+            let at = &m.search;
+            let bounds = bounds_text(at.lower, at.upper);
+            let guess = match at.guess {
+                Some(g) if at.lower != at.upper || at.lower.is_none() => {
                     format!(", guess {g:+}")
                 }
                 _ => String::new(),
@@ -179,16 +180,16 @@ fn solve_progress_line(p: &SolveProgress<'_>) -> String {
             let what = match m.step {
                 SolveStep::Started => "solving".to_string(),
                 SolveStep::Solved => format!("solved, {bounds}"),
-                SolveStep::Narrowed => format!("{bounds}{guess} ({})", m.stage),
+                SolveStep::Narrowed => format!("{bounds}{guess} ({})", at.stage),
                 SolveStep::Running => {
-                    let window = match m.window {
+                    let window = match at.window {
                         Some((a, b)) => format!(" ({a:+}, {b:+})"),
                         None => String::new(),
                     };
-                    format!("{bounds}{guess}, {}{window} running", m.stage)
+                    format!("{bounds}{guess}, {}{window} running", at.stage)
                 }
             };
-            format!("{head}: {what}, {}", effort_text(m.nodes, m.time))
+            format!("{head}: {what}, {}", effort_text(at.nodes, m.time))
         }
     }
 }
@@ -267,7 +268,7 @@ pub fn solve(
     err?;
     let sol = match result {
         Ok(sol) => sol,
-        Err(EngineError::Unfinished(u)) => {
+        Err(EngineError::Solve(SolveError::Unfinished(u))) => {
             let limit = match u.stop {
                 SolveStop::Nodes(n) => format!("--nodes {n}"),
                 SolveStop::Time(t) => format!("--time {}", duration_text(t)),
@@ -276,9 +277,9 @@ pub fn solve(
             print_unfinished(out, &u, s.side_name(s.side_to_move()), &limit)?;
             return Err(Unfinished { limit }.into());
         }
-        Err(EngineError::TooFarFromEnd {
+        Err(EngineError::Solve(SolveError::TooFarFromEnd {
             distance, takes, ..
-        }) => bail!(
+        })) => bail!(
             "too far from the end to solve without a limit: {distance} ({takes}); give \
              --time or --nodes to try anyway, and the solve prints what it proves before the \
              limit"
@@ -366,12 +367,40 @@ pub fn perft(
     Ok(())
 }
 
+/// `games`: the registry, one block per game.
+pub fn games(out: &mut dyn Write) -> Result<()> {
+    for g in duel_engine::games() {
+        if g.title.eq_ignore_ascii_case(g.name) {
+            writeln!(out, "{}", g.name)?;
+        } else {
+            writeln!(out, "{} ({})", g.name, g.title)?;
+        }
+        if !g.aliases.is_empty() {
+            writeln!(out, "  also:        {}", g.aliases.join(", "))?;
+        }
+        let default = match g.evaluators {
+            [_] => String::new(),
+            [first, ..] => format!(" (default {first})"),
+            [] => String::new(),
+        };
+        writeln!(out, "  evaluators:  {}{default}", g.evaluators.join(", "))?;
+        // The UCI loop knows no game: it serves any of them for scripted use.
+        let mut protocols = g.protocols.to_vec();
+        if !protocols.contains(&"uci") {
+            protocols.push("uci (duel uci --game NAME, for scripts)");
+        }
+        writeln!(out, "  protocols:   {}", protocols.join(", "))?;
+        writeln!(out, "  notation:    {}", g.notation)?;
+    }
+    Ok(())
+}
+
 /// `bench`: per position and per game nodes, time and nodes/s, then the totals and the
 /// signature line `Total nodes: N`.
 pub fn bench(game: Option<&str>, out: &mut dyn Write) -> Result<()> {
     let games: Vec<&str> = match game {
         Some(g) => vec![g],
-        None => GAMES.to_vec(),
+        None => duel_engine::games().iter().map(|g| g.name).collect(),
     };
     let (mut nodes, mut time) = (0u64, std::time::Duration::ZERO);
     for g in games {
@@ -426,7 +455,7 @@ pub fn bench(game: Option<&str>, out: &mut dyn Write) -> Result<()> {
 /// Arguments of `compare`.
 #[derive(Debug, Clone, Args)]
 pub struct CompareArgs {
-    /// The game (tictactoe, connect4, othello, chess).
+    #[arg(help = crate::args::game_help())]
     pub game: String,
     /// The depth every algorithm searches to.
     #[arg(long, short = 'd', value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
@@ -584,7 +613,7 @@ pub enum TreeFormat {
 /// Arguments of `tree`.
 #[derive(Debug, Clone, Args)]
 pub struct TreeArgs {
-    /// The game (tictactoe, connect4, othello, chess).
+    #[arg(help = crate::args::game_help())]
     pub game: String,
     /// The depth of the search.
     #[arg(long, short = 'd', value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]

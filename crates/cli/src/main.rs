@@ -32,7 +32,7 @@ enum Command {
     Play(play::PlayArgs),
     /// Search a position and print one line per completed depth.
     Analyze {
-        /// The game (tictactoe, connect4, othello, chess).
+        #[arg(help = crate::args::game_help())]
         game: String,
         #[command(flatten)]
         position: PositionArgs,
@@ -54,7 +54,7 @@ Exit status: 0 when solved; 3 when --time or --nodes stopped the solve first (th
 solved and the bounds proven are printed); 2 for a usage error; 1 for any other error, \
 a position refused as too far from the end among them.")]
     Solve {
-        /// The game (tictactoe, connect4, othello, chess).
+        #[arg(help = crate::args::game_help())]
         game: String,
         #[command(flatten)]
         position: PositionArgs,
@@ -67,7 +67,7 @@ a position refused as too far from the end among them.")]
     },
     /// Count the positions exactly DEPTH plies ahead (move generation check).
     Perft {
-        /// The game (tictactoe, connect4, othello, chess).
+        #[arg(help = crate::args::game_help())]
         game: String,
         /// Plies to look ahead.
         depth: u32,
@@ -83,6 +83,8 @@ a position refused as too far from the end among them.")]
         /// One game only (default: every game).
         game: Option<String>,
     },
+    /// The games duel plays: each with its names, notation, evaluators and protocols.
+    Games,
     /// Run several algorithms on the same position and depth, side by side.
     Compare(commands::CompareArgs),
     /// Draw the tree an algorithm explores, with its backed-up values and cut-offs.
@@ -136,6 +138,7 @@ fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
             position,
         } => commands::perft(&game, &position, depth, divide, out),
         Command::Bench { game } => commands::bench(game.as_deref(), out),
+        Command::Games => commands::games(out),
         Command::Compare(a) => commands::compare(&a, out),
         Command::Tree(a) => commands::tree(&a, out),
         Command::Match(a) => matches::play_match(&a, out),

@@ -26,7 +26,7 @@ pub enum Human {
 /// Arguments of `play`.
 #[derive(Debug, Clone, Args)]
 pub struct PlayArgs {
-    /// The game (tictactoe, connect4, othello, chess).
+    #[arg(help = crate::args::game_help())]
     pub game: String,
     /// Which side you play.
     #[arg(long = "as", value_enum, default_value_t = Human::First)]

@@ -8,6 +8,7 @@
 mod error;
 mod eval;
 mod game;
+mod info;
 mod limits;
 mod profile;
 mod rng;
@@ -16,10 +17,12 @@ mod score;
 pub mod clock;
 pub mod conformance;
 pub mod perft;
+pub mod solve;
 
 pub use error::{MoveError, PositionError};
 pub use eval::Evaluator;
 pub use game::{Game, Outcome, Side};
+pub use info::{EvaluatorError, EvaluatorVisitor, GameInfo};
 pub use limits::{SolverLimits, SolverStopped};
 pub use perft::{perft, perft_divide};
 pub use profile::SearchProfile;

@@ -6,7 +6,7 @@
 /// The selective techniques a game turns on, in the evaluator's units. The default turns
 /// every one off: the plain engine search, exact against the reference algorithms but for
 /// the table and quiescence.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SearchProfile {
     /// Null-move pruning, where the evaluator allows it in the position.
     pub null_move: bool,
@@ -26,4 +26,25 @@ pub struct SearchProfile {
     pub correction: bool,
     /// Exchange pruning by the evaluator's static exchange.
     pub exchange_pruning: bool,
+}
+
+impl SearchProfile {
+    /// Every technique off (the default, as a constant for trait defaults).
+    pub const NONE: SearchProfile = SearchProfile {
+        null_move: false,
+        lmr: false,
+        futility: 0,
+        iir: false,
+        late_move_pruning: false,
+        singular: 0,
+        continuation: false,
+        correction: false,
+        exchange_pruning: false,
+    };
+}
+
+impl Default for SearchProfile {
+    fn default() -> Self {
+        SearchProfile::NONE
+    }
 }

@@ -16,130 +16,41 @@
 
 pub mod arena;
 mod error;
-mod games;
 mod io;
 pub mod nboard;
+mod registry;
 mod report;
 mod session;
 pub mod timeman;
 pub mod uci;
 
-pub use duel_core::{Outcome, Score, Side};
+pub use duel_core::solve::{
+    Distance, MoveBounds, MoveProgress, MoveValue, QuickSolve, Solution, SolveError, SolveLimits,
+    SolveProgress, SolveStep, SolveStop, Unfinished,
+};
+pub use duel_core::{GameInfo, Outcome, Score, Side};
 pub use duel_search::{Limits, SearchConfig, Searcher};
 pub use duel_search::{Reference, Stats, TreeNode};
-pub use error::{Distance, EngineError};
-pub use games::{QuickSolve, Supported, OTHELLO_SOLVE_EMPTIES};
+pub use error::EngineError;
+pub use registry::{evaluators, game, game_name, games, open, open_with, GameEntry};
 pub use report::{
-    parse_reference, per_second, Algorithm, BenchEntry, BenchResult, CompareRow, MoveBounds,
-    MoveProgress, MoveValue, SearchReport, Solution, SolveLimits, SolveProgress, SolveStep,
-    SolveStop, Unfinished, TREE_ALGORITHMS,
+    parse_reference, per_second, Algorithm, BenchEntry, BenchResult, CompareRow, SearchReport,
+    TREE_ALGORITHMS,
 };
 pub use session::{GameSession, Session};
 
-use duel_chess::{Chess, Material, Net, Pst, Strong};
-use duel_connect4::{Connect4, Threats};
-use duel_othello::{Othello, Pattern, Textbook};
-use duel_tictactoe::{OpenLines, TicTacToe};
+/// Othello positions with at most this many empty squares are solved exactly by `analyze`,
+/// `play` and (by default) `nboard`.
+pub const OTHELLO_SOLVE_EMPTIES: u32 = duel_othello::QUICK_SOLVE_EMPTIES;
 
 /// The largest transposition table any front end accepts, in MiB (UCI's `Hash`, the CLI's
 /// `--hash`). A size the machine cannot give is refused when it is set.
 pub const HASH_MAX_MB: usize = duel_search::tt::MAX_MB;
 
-/// The games duel plays, by the names the command line uses.
-pub const GAMES: [&str; 4] = ["tictactoe", "connect4", "othello", "chess"];
-
 /// Today's date (UTC) as PGN writes it, `YYYY.MM.DD`.
 pub(crate) fn today() -> String {
     let (y, m, d, _, _) = duel_core::clock::utc_now();
     format!("{y:04}.{m:02}.{d:02}")
-}
-
-/// The canonical name of a game, accepting a few common spellings (`tic-tac-toe`, `ttt`,
-/// `connect-four`, `c4`), in any case.
-pub fn game_name(name: &str) -> Result<&'static str, EngineError> {
-    let n: String = name
-        .trim()
-        .to_ascii_lowercase()
-        .chars()
-        .filter(|c| *c != '-' && *c != '_')
-        .collect();
-    let found = match n.as_str() {
-        "tictactoe" | "ttt" => Some("tictactoe"),
-        "connect4" | "connectfour" | "c4" => Some("connect4"),
-        "othello" | "reversi" => Some("othello"),
-        "chess" => Some("chess"),
-        _ => None,
-    };
-    found.ok_or_else(|| EngineError::UnknownGame {
-        name: name.to_string(),
-        known: GAMES.join(", "),
-    })
-}
-
-/// The evaluators a game has, the default first.
-pub fn evaluators(game: &str) -> Result<&'static [&'static str], EngineError> {
-    Ok(match game_name(game)? {
-        "tictactoe" => &["open-lines"],
-        "connect4" => &["threats"],
-        "othello" => &["pattern", "textbook"],
-        "chess" => &["net", "strong", "pst", "material"],
-        _ => unreachable!("game_name returns known names only"),
-    })
-}
-
-/// Opens a session on `game` at its start position, with the evaluator named `eval` (the game's
-/// default when None). This is where the run-time choice is dispatched to generic code.
-pub fn open(game: &str, eval: Option<&str>) -> Result<Box<dyn Session>, EngineError> {
-    open_with(game, eval, None)
-}
-
-/// [`open`], with the evaluator's weights read from `file` instead of the built-in ones: a net
-/// trained with `duel-train chess-nnue` for chess's `net`, played without rebuilding duel.
-pub fn open_with(
-    game: &str,
-    eval: Option<&str>,
-    file: Option<&std::path::Path>,
-) -> Result<Box<dyn Session>, EngineError> {
-    let game = game_name(game)?;
-    let known = evaluators(game)?;
-    let eval = match eval {
-        None => known[0],
-        Some(e) => {
-            let e = e.trim().to_ascii_lowercase();
-            known.iter().copied().find(|k| *k == e).ok_or_else(|| {
-                EngineError::UnknownEvaluator {
-                    game,
-                    name: e.clone(),
-                    known: known.join(", "),
-                }
-            })?
-        }
-    };
-    if let Some(path) = file {
-        return match (game, eval) {
-            ("chess", "net") => {
-                let net = duel_chess::nnue::Network::read(path).map_err(|reason| {
-                    EngineError::EvalFile {
-                        path: path.display().to_string(),
-                        reason,
-                    }
-                })?;
-                Ok(Box::new(GameSession::<Chess, _>::new(Net::new(net))))
-            }
-            _ => Err(EngineError::NoEvalFile { game, eval }),
-        };
-    }
-    Ok(match (game, eval) {
-        ("tictactoe", "open-lines") => Box::new(GameSession::<TicTacToe, _>::new(OpenLines)),
-        ("connect4", "threats") => Box::new(GameSession::<Connect4, _>::new(Threats::default())),
-        ("othello", "pattern") => Box::new(GameSession::<Othello, _>::new(Pattern::default())),
-        ("othello", "textbook") => Box::new(GameSession::<Othello, _>::new(Textbook::default())),
-        ("chess", "strong") => Box::new(GameSession::<Chess, _>::new(Strong::default())),
-        ("chess", "net") => Box::new(GameSession::<Chess, _>::new(Net::default())),
-        ("chess", "pst") => Box::new(GameSession::<Chess, _>::new(Pst)),
-        ("chess", "material") => Box::new(GameSession::<Chess, _>::new(Material)),
-        _ => unreachable!("every listed evaluator is dispatched"),
-    })
 }
 
 #[cfg(test)]
@@ -148,7 +59,7 @@ mod tests {
 
     #[test]
     fn dispatch_by_name() {
-        for g in GAMES {
+        for g in games().iter().map(|g| g.name) {
             let s = open(g, None).unwrap();
             assert_eq!(s.game(), g);
             assert_eq!(s.evaluator(), evaluators(g).unwrap()[0]);
@@ -352,7 +263,7 @@ mod tests {
                 ..SolveLimits::default()
             };
             let stop = |s: &dyn Session| match s.solve(&limits, &mut |_| {}) {
-                Err(EngineError::Unfinished(u)) => *u,
+                Err(EngineError::Solve(SolveError::Unfinished(u))) => *u,
                 other => panic!("{game}: not stopped: {other:?}"),
             };
             let u = stop(s.as_ref());
@@ -397,10 +308,10 @@ mod tests {
         assert!(
             matches!(
                 e,
-                EngineError::TooFarFromEnd {
+                EngineError::Solve(SolveError::TooFarFromEnd {
                     distance: Distance::EmptySquares { count: 60, .. },
                     ..
-                }
+                })
             ),
             "{e:?}"
         );
@@ -413,10 +324,13 @@ mod tests {
         let e = s
             .solve(&limits, &mut |p| match p {
                 SolveProgress::Plan { moves, .. } => plan = Some(*moves),
-                SolveProgress::Move(m) => steps.push((m.index, m.step, m.nodes)),
+                SolveProgress::Move(m) => steps.push((m.index, m.step, m.search.nodes)),
             })
             .unwrap_err();
-        assert!(matches!(e, EngineError::Unfinished(_)), "{e:?}");
+        assert!(
+            matches!(e, EngineError::Solve(SolveError::Unfinished(_))),
+            "{e:?}"
+        );
         assert_eq!(plan, Some(4));
         assert_eq!(
             steps.first().map(|s| (s.0, s.1)),
@@ -528,6 +442,9 @@ mod tests {
         assert!(!a.stopped);
         assert_eq!(a.nodes(), b.nodes());
         assert!(a.nodes() > 0);
-        assert_eq!(a.entries.len(), <TicTacToe as Supported>::BENCH.len());
+        assert_eq!(
+            a.entries.len(),
+            <duel_tictactoe::TicTacToe as GameInfo>::BENCH.len()
+        );
     }
 }

@@ -44,7 +44,7 @@ impl Default for NboardOptions {
     fn default() -> Self {
         NboardOptions {
             name: "duel".into(),
-            solve_empties: crate::games::OTHELLO_SOLVE_EMPTIES,
+            solve_empties: crate::OTHELLO_SOLVE_EMPTIES,
             tt_mb: 16,
             default_depth: 10,
         }

@@ -5,11 +5,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use duel_core::{Evaluator, Game, Outcome, Score, Side};
+use duel_core::{Evaluator, Game, GameInfo, Outcome, Side};
 use duel_search::reference::node_budget;
 use duel_search::{Reference, ReferenceOptions, Stats, Tree, TreeNode};
 
-use crate::games::Supported;
 use crate::report::{line_text, Algorithm, BenchEntry, BenchResult, CompareRow, SearchReport};
 use crate::{EngineError, Limits, SearchConfig, Searcher, Solution, SolveLimits, SolveProgress};
 
@@ -59,7 +58,7 @@ pub trait Session: Send {
     /// Number of moves played since the position was set (what `undo` can take back).
     fn moves_played(&self) -> usize;
 
-    /// The game's on/off options ([`Supported::SWITCHES`]: chess's `UCI_Chess960`).
+    /// The game's on/off options ([`GameInfo::SWITCHES`]: chess's `UCI_Chess960`).
     fn switches(&self) -> &'static [&'static str];
     /// Turns one of [`Session::switches`] (its name in any case) on or off, for the current
     /// position and every position set after it.
@@ -119,9 +118,9 @@ pub trait Session: Send {
     fn perft_divide(&self, depth: u32, stop: &AtomicBool) -> Option<Vec<(String, u64)>>;
     /// The exact value of the position and of each move, each move solved in turn (every game
     /// here but chess can be solved). `progress` hears the plan, then how each move's solve
-    /// goes. A limit reached first gives [`EngineError::Unfinished`] with the moves solved and
+    /// goes. A limit reached first gives [`crate::SolveError::Unfinished`] with the moves solved and
     /// the bounds proven; a position too far from the end to finish in minutes is refused
-    /// without a limit ([`EngineError::TooFarFromEnd`]).
+    /// without a limit ([`crate::SolveError::TooFarFromEnd`]).
     fn solve(
         &self,
         limits: &SolveLimits<'_>,
@@ -150,13 +149,13 @@ pub struct GameSession<G: Game, E: Evaluator<G>> {
     switches: Vec<&'static str>,
 }
 
-impl<G: Supported, E: Evaluator<G>> GameSession<G, E> {
+impl<G: GameInfo, E: Evaluator<G>> GameSession<G, E> {
     /// A session at the start position, searching with `eval` and the default options.
     pub fn new(eval: E) -> Self {
         GameSession {
             pos: G::start(),
             played: Vec::new(),
-            searcher: Searcher::new(eval.clone(), G::search_config()),
+            searcher: Searcher::new(eval.clone(), SearchConfig::with_profile(&G::SEARCH_PROFILE)),
             eval,
             switches: Vec::new(),
         }
@@ -210,7 +209,7 @@ impl<G: Supported, E: Evaluator<G>> GameSession<G, E> {
     }
 }
 
-impl<G: Supported, E: Evaluator<G>> Session for GameSession<G, E> {
+impl<G: GameInfo, E: Evaluator<G>> Session for GameSession<G, E> {
     fn game(&self) -> &'static str {
         G::NAME
     }
@@ -480,7 +479,7 @@ impl<G: Supported, E: Evaluator<G>> Session for GameSession<G, E> {
     }
 
     fn perft(&self, depth: u32) -> u64 {
-        Supported::perft(&self.pos, depth)
+        GameInfo::perft(&self.pos, depth)
     }
 
     fn perft_divide(&self, depth: u32, stop: &AtomicBool) -> Option<Vec<(String, u64)>> {
@@ -509,13 +508,13 @@ impl<G: Supported, E: Evaluator<G>> Session for GameSession<G, E> {
         limits: &SolveLimits<'_>,
         progress: &mut dyn FnMut(&SolveProgress<'_>),
     ) -> Result<Solution, EngineError> {
-        self.pos.solve(limits, progress)
+        Ok(self.pos.solve(limits, progress)?)
     }
 
     fn bench(&self) -> BenchResult {
         let config = SearchConfig {
             threads: 1,
-            ..G::search_config()
+            ..SearchConfig::with_profile(&G::SEARCH_PROFILE)
         };
         let mut searcher = Searcher::new(self.eval.clone(), config);
         let stop = self.searcher.stop_flag();
@@ -555,11 +554,11 @@ impl<G: Supported, E: Evaluator<G>> Session for GameSession<G, E> {
 /// game here (chess's worst, Kiwipete, about four million leaves).
 const PERFT_CHUNK: u32 = 4;
 
-/// [`Supported::perft`], interruptible: the plies above the last [`PERFT_CHUNK`] are played
+/// [`GameInfo::perft`], interruptible: the plies above the last [`PERFT_CHUNK`] are played
 /// here and the stop flag read between chunks. A position without moves is counted by the
 /// game itself, which knows how its published tables count a finished game (Othello: one
 /// leaf) or a draw by a rule the tables ignore (chess's repetitions).
-fn perft_until<G: Supported>(pos: &mut G, depth: u32, stop: &AtomicBool) -> Option<u64> {
+fn perft_until<G: GameInfo>(pos: &mut G, depth: u32, stop: &AtomicBool) -> Option<u64> {
     if stop.load(Ordering::Relaxed) {
         return None;
     }
@@ -579,48 +578,4 @@ fn perft_until<G: Supported>(pos: &mut G, depth: u32, stop: &AtomicBool) -> Opti
         total += n?;
     }
     Some(total)
-}
-
-/// Solves by searching to the end of the game with alpha-beta: exact for any game whose every
-/// line ends within `max_plies`, and cheap for small ones (tic-tac-toe). Each move is searched on
-/// its own so every move gets its exact value.
-pub(crate) fn solve_by_search<G: Game, E: Evaluator<G>>(
-    pos: &G,
-    eval: &E,
-    max_plies: u32,
-) -> Solution {
-    let start = Instant::now();
-    let opts = ReferenceOptions::default();
-    let mut moves = Vec::new();
-    pos.generate_moves(&mut moves);
-    let mut nodes = 1;
-    let mut values = Vec::with_capacity(moves.len());
-    let mut child = pos.clone();
-    for &mv in &moves {
-        let text = pos.format_move(mv);
-        child.play(mv);
-        let r = Reference::AlphaBetaSoft.search(&child, eval, max_plies.max(1), opts);
-        child.undo(mv);
-        nodes += r.stats.nodes;
-        // The child's value, one ply further from the root and seen from the mover.
-        values.push(crate::MoveValue {
-            mv: text,
-            value: (-r.value).from_tt(1),
-            margin: None,
-        });
-    }
-    let value = match pos.outcome() {
-        Some(o) => opts.terminal(o, 0),
-        None => values.iter().map(|m| m.value).max().unwrap_or(Score::DRAW),
-    };
-    Solution {
-        value,
-        plies_known: true,
-        margin: None,
-        margin_name: "",
-        moves: values,
-        method: "alpha-beta to the end of the game",
-        nodes,
-        time: start.elapsed(),
-    }
 }

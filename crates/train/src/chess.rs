@@ -37,7 +37,7 @@ const SKIP_AFTER_OPENING: u32 = 4;
 pub fn search_config() -> SearchConfig {
     SearchConfig {
         threads: 1,
-        ..<Chess as duel_engine::Supported>::search_config()
+        ..SearchConfig::with_profile(&<Chess as duel_core::GameInfo>::SEARCH_PROFILE)
     }
 }
 

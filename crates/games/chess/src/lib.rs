@@ -39,6 +39,7 @@
 pub mod endgame;
 mod eval;
 mod fen;
+mod info;
 pub mod nnue;
 mod san;
 mod see;

@@ -14,6 +14,7 @@
 
 pub mod bitboard;
 mod eval;
+mod info;
 pub mod solver;
 
 use std::fmt;
@@ -23,6 +24,7 @@ use duel_core::{Game, MoveError, Outcome, PositionError, Side, SplitMix64};
 use bitboard::{cell, COLUMN_BITS};
 pub use bitboard::{Board, CELLS, HEIGHT, WIDTH};
 pub use eval::Threats;
+pub use info::SOLVE_MIN_STONES;
 pub use solver::{pons_to_score, solve_small, Solver, DEFAULT_TABLE_BITS, MAX_SCORE, MIN_SCORE};
 
 /// A column, 0 (left) to 6 (right). Printed 1-based.

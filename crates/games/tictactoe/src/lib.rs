@@ -5,6 +5,8 @@
 //! centre, O top-left, X bottom-right), like Connect Four's column strings. The game stops as
 //! soon as a side has three in a row.
 
+mod info;
+
 use duel_core::{Evaluator, Game, MoveError, Outcome, PositionError, Side, SplitMix64};
 
 /// The eight lines as bit masks over cells 0..8.

@@ -1,0 +1,175 @@
+//! What a front end needs of a game beyond its rules: how it is named and shown, its
+//! evaluators, its bench positions, its search profile and its solver. A game crate implements
+//! [`GameInfo`] for its position type; the engine's registry lists the type once, and every
+//! front end reads the rest from here, so adding a game touches its own crate and that line.
+
+use std::path::Path;
+
+use crate::solve::{QuickSolve, Solution, SolveError, SolveLimits, SolveProgress};
+use crate::{Evaluator, Game, SearchProfile, Side};
+
+/// Builds something from an evaluator of game `G` whose type only the game knows: the engine
+/// hands one to [`GameInfo::with_evaluator`] and gets back, say, a session monomorphised over
+/// that evaluator.
+pub trait EvaluatorVisitor<G: Game> {
+    /// What is built.
+    type Output;
+    /// Builds it from `eval`.
+    fn visit<E: Evaluator<G>>(self, eval: E) -> Self::Output;
+}
+
+/// Why an evaluator could not be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EvaluatorError {
+    /// The name is not one the game has.
+    #[error("unknown evaluator '{name}' for {game} (known evaluators: {known})")]
+    Unknown {
+        /// The game.
+        game: &'static str,
+        /// The name as given.
+        name: String,
+        /// The game's evaluators, comma-separated.
+        known: String,
+    },
+    /// A weights file was given for an evaluator that reads none.
+    #[error("the {game} evaluator '{eval}' reads no file")]
+    NoFile {
+        /// The game.
+        game: &'static str,
+        /// The evaluator.
+        eval: String,
+    },
+    /// The weights file could not be read or is not one.
+    #[error("evaluator file '{path}': {reason}")]
+    File {
+        /// The path as given.
+        path: String,
+        /// Why it was refused.
+        reason: String,
+    },
+}
+
+impl EvaluatorError {
+    /// `name` is not one of `G`'s evaluators.
+    pub fn unknown<G: GameInfo>(name: &str) -> Self {
+        EvaluatorError::Unknown {
+            game: G::NAME,
+            name: name.to_string(),
+            known: G::EVALUATORS.join(", "),
+        }
+    }
+
+    /// `G`'s evaluator `eval` was given a file, which it does not read.
+    pub fn no_file<G: GameInfo>(eval: &str) -> Self {
+        EvaluatorError::NoFile {
+            game: G::NAME,
+            eval: eval.to_string(),
+        }
+    }
+}
+
+/// Everything about a game that is not its rules: see the module doc.
+pub trait GameInfo: Game {
+    /// The game's name for people (`Connect Four`).
+    const TITLE: &'static str;
+    /// Other spellings the command line accepts besides [`Game::NAME`] (`c4`), lower case,
+    /// without `-` or `_` (which are ignored when names are compared).
+    const ALIASES: &'static [&'static str] = &[];
+    /// How moves and positions are written, in a sentence or two, for the help.
+    const NOTATION: &'static str;
+    /// The engine protocols its GUIs speak (`uci`, `nboard`), for `duel games`.
+    const PROTOCOLS: &'static [&'static str] = &[];
+    /// The evaluators' names, the default first.
+    const EVALUATORS: &'static [&'static str];
+    /// The bench positions, in the game's text form.
+    const BENCH: &'static [&'static str];
+    /// The depth every bench position is searched to.
+    const BENCH_DEPTH: u32;
+    /// The depth `analyze` and `play` search to when the user gives no limit.
+    const DEFAULT_DEPTH: u32;
+    /// The search's selective techniques for this game (see [`SearchProfile`]).
+    const SEARCH_PROFILE: SearchProfile = SearchProfile::NONE;
+    /// The game's on/off options beyond the search's, by the names GUIs set them with (chess:
+    /// `UCI_Chess960`).
+    const SWITCHES: &'static [&'static str] = &[];
+
+    /// The evaluators that can read their weights from a file instead of the built-in ones.
+    const FILE_EVALUATORS: &'static [&'static str] = &[];
+    /// The names of the sides, the first player's first (`White`, `Black`).
+    const SIDE_NAMES: [&'static str; 2];
+
+    /// Builds `visitor`'s output from the evaluator `name`, one of [`GameInfo::EVALUATORS`],
+    /// its weights read from `file` where one is given (then `name` is one of
+    /// [`GameInfo::FILE_EVALUATORS`]). Call [`GameInfo::with_evaluator`], which checks both.
+    fn make_evaluator<V: EvaluatorVisitor<Self>>(
+        name: &str,
+        file: Option<&Path>,
+        visitor: V,
+    ) -> Result<V::Output, EvaluatorError>;
+
+    /// [`GameInfo::make_evaluator`], after refusing a name the game does not have and a file
+    /// for an evaluator that reads none.
+    fn with_evaluator<V: EvaluatorVisitor<Self>>(
+        name: &str,
+        file: Option<&Path>,
+        visitor: V,
+    ) -> Result<V::Output, EvaluatorError> {
+        if !Self::EVALUATORS.contains(&name) {
+            return Err(EvaluatorError::unknown::<Self>(name));
+        }
+        if file.is_some() && !Self::FILE_EVALUATORS.contains(&name) {
+            return Err(EvaluatorError::no_file::<Self>(name));
+        }
+        Self::make_evaluator(name, file, visitor)
+    }
+
+    /// Turns `name`, one of [`GameInfo::SWITCHES`], on or off for this position; the positions
+    /// played from it keep it.
+    fn set_switch(&mut self, _name: &str, _on: bool) {}
+
+    /// The board as text, one line per row, each ending in a newline.
+    fn diagram(&self) -> String;
+
+    /// The game's name for a side.
+    fn side_name(side: Side) -> &'static str {
+        match side {
+            Side::First => Self::SIDE_NAMES[0],
+            Side::Second => Self::SIDE_NAMES[1],
+        }
+    }
+
+    /// A move as the terminal shows it to people: the game's notation by default, SAN in
+    /// chess.
+    fn display_move(&self, mv: Self::Move) -> String {
+        self.format_move(mv)
+    }
+
+    /// The game record of `moves` played from `start`, in the game's standard format (chess:
+    /// PGN, Othello: GGF), with `names` for the first and second player; None where the game
+    /// has none.
+    fn record(_start: &Self, _moves: &[Self::Move], _names: [&str; 2]) -> Option<String> {
+        None
+    }
+
+    /// Perft as the game's published tables count it. The default is [`crate::perft`]: a
+    /// finished game adds nothing beyond its own ply.
+    fn perft(&self, depth: u32) -> u64 {
+        crate::perft(&mut self.clone(), depth)
+    }
+
+    /// Where the game's own solver answers in a moment, its answer: `analyze` and `play` then
+    /// give it instead of a depth-limited search. None (the default) means search.
+    fn quick_solve(&self) -> Option<QuickSolve<Self::Move>> {
+        None
+    }
+
+    /// The exact value of the position and of each of its moves, within `limits`, telling
+    /// `progress` how it goes; by default the game has no solver.
+    fn solve(
+        &self,
+        _limits: &SolveLimits<'_>,
+        _progress: &mut dyn FnMut(&SolveProgress<'_>),
+    ) -> Result<Solution, SolveError> {
+        Err(SolveError::NotSolvable { game: Self::NAME })
+    }
+}

@@ -1,0 +1,149 @@
+//! The registry: every game duel plays, listed once. Everything else about a game comes from
+//! its own crate through [`GameInfo`]; adding a game is its crate, the workspace member, and
+//! one line in [`REGISTRY`].
+
+use std::path::Path;
+
+use duel_core::{Evaluator, EvaluatorVisitor, GameInfo};
+
+use crate::{EngineError, GameSession, Session};
+
+/// The games, in the order the help lists them.
+static REGISTRY: &[GameEntry] = &[
+    GameEntry::of::<duel_tictactoe::TicTacToe>(),
+    GameEntry::of::<duel_connect4::Connect4>(),
+    GameEntry::of::<duel_othello::Othello>(),
+    GameEntry::of::<duel_chess::Chess>(),
+];
+
+/// One registered game: its [`GameInfo`] as values, and how to open a session on it.
+#[derive(Debug, Clone, Copy)]
+pub struct GameEntry {
+    /// The name the command line uses (`Game::NAME`).
+    pub name: &'static str,
+    /// The name for people.
+    pub title: &'static str,
+    /// Other spellings accepted.
+    pub aliases: &'static [&'static str],
+    /// How moves and positions are written.
+    pub notation: &'static str,
+    /// The engine protocols its GUIs speak.
+    pub protocols: &'static [&'static str],
+    /// The evaluators, the default first.
+    pub evaluators: &'static [&'static str],
+    open: Opener,
+}
+
+/// Opens a session with a known evaluator name and an optional weights file.
+type Opener = fn(&'static str, Option<&Path>) -> Result<Box<dyn Session>, EngineError>;
+
+impl GameEntry {
+    /// The entry of game `G`.
+    pub const fn of<G: GameInfo>() -> GameEntry {
+        GameEntry {
+            name: G::NAME,
+            title: G::TITLE,
+            aliases: G::ALIASES,
+            notation: G::NOTATION,
+            protocols: G::PROTOCOLS,
+            evaluators: G::EVALUATORS,
+            open: open_game::<G>,
+        }
+    }
+
+    /// Whether `name` names this game: its name or an alias, in any case, `-` and `_`
+    /// ignored (`Tic-Tac-Toe`, `connect_four`).
+    fn answers_to(&self, name: &str) -> bool {
+        let n: String = name
+            .trim()
+            .to_ascii_lowercase()
+            .chars()
+            .filter(|c| *c != '-' && *c != '_')
+            .collect();
+        n == self.name || self.aliases.contains(&n.as_str())
+    }
+}
+
+/// Makes the session for an evaluator whose type only the game knows.
+struct ToSession;
+
+impl<G: GameInfo> EvaluatorVisitor<G> for ToSession {
+    type Output = Box<dyn Session>;
+
+    fn visit<E: Evaluator<G>>(self, eval: E) -> Box<dyn Session> {
+        Box::new(GameSession::<G, E>::new(eval))
+    }
+}
+
+/// Where the run-time choice of game and evaluator meets generic code: every search below
+/// this is monomorphised for `G` and the evaluator.
+fn open_game<G: GameInfo>(
+    eval: &'static str,
+    file: Option<&Path>,
+) -> Result<Box<dyn Session>, EngineError> {
+    Ok(G::with_evaluator(eval, file, ToSession)?)
+}
+
+/// Every registered game.
+pub fn games() -> &'static [GameEntry] {
+    REGISTRY
+}
+
+/// The game `name` names (its name or an alias, in any case).
+pub fn game(name: &str) -> Result<&'static GameEntry, EngineError> {
+    REGISTRY
+        .iter()
+        .find(|g| g.answers_to(name))
+        .ok_or_else(|| EngineError::UnknownGame {
+            name: name.to_string(),
+            known: REGISTRY
+                .iter()
+                .map(|g| g.name)
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+}
+
+/// The canonical name of a game, accepting its aliases (`ttt`, `c4`, `reversi`) in any case.
+pub fn game_name(name: &str) -> Result<&'static str, EngineError> {
+    Ok(game(name)?.name)
+}
+
+/// The evaluators a game has, the default first.
+pub fn evaluators(game_name: &str) -> Result<&'static [&'static str], EngineError> {
+    Ok(game(game_name)?.evaluators)
+}
+
+/// Opens a session on `game` at its start position, with the evaluator named `eval` (the game's
+/// default when None).
+pub fn open(game: &str, eval: Option<&str>) -> Result<Box<dyn Session>, EngineError> {
+    open_with(game, eval, None)
+}
+
+/// [`open`], with the evaluator's weights read from `file` instead of the built-in ones: a net
+/// trained with `duel-train chess-nnue` for chess's `net`, played without rebuilding duel.
+pub fn open_with(
+    game_name: &str,
+    eval: Option<&str>,
+    file: Option<&Path>,
+) -> Result<Box<dyn Session>, EngineError> {
+    let entry = game(game_name)?;
+    let eval = match eval {
+        None => entry.evaluators[0],
+        Some(e) => {
+            let e = e.trim().to_ascii_lowercase();
+            match entry.evaluators.iter().find(|k| **k == e) {
+                Some(known) => known,
+                None => {
+                    return Err(duel_core::EvaluatorError::Unknown {
+                        game: entry.name,
+                        name: e,
+                        known: entry.evaluators.join(", "),
+                    }
+                    .into())
+                }
+            }
+        }
+    };
+    (entry.open)(eval, file)
+}

@@ -1,0 +1,105 @@
+//! Chess as the front ends see it: names, notation, evaluators (and the net file `net` may
+//! read), bench, the search profile chess is tuned with, SAN and PGN for people, Chess960.
+
+use std::path::Path;
+
+use duel_core::{EvaluatorError, EvaluatorVisitor, GameInfo, SearchProfile};
+
+use crate::nnue::Network;
+use crate::{pgn, Chess, Material, Move, Net, Pst, Strong};
+
+impl GameInfo for Chess {
+    const TITLE: &'static str = "chess";
+    const NOTATION: &'static str = "moves in UCI long algebraic (e2e4, e7e8q; castling e1g1, \
+        e1h1 accepted too); a position is a FEN (startpos or nothing for the start)";
+    const PROTOCOLS: &'static [&'static str] = &["uci"];
+    const EVALUATORS: &'static [&'static str] = &["net", "strong", "pst", "material"];
+    /// A net trained with `duel-train chess-nnue`, played without rebuilding duel.
+    const FILE_EVALUATORS: &'static [&'static str] = &["net"];
+    /// The perft suite's positions (data/chess/perft.txt): the opening, Kiwipete's tactics, a
+    /// rook ending, promotions and castling.
+    const SIDE_NAMES: [&'static str; 2] = ["White", "Black"];
+    const BENCH: &'static [&'static str] = &[
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    ];
+    // Deep enough that the reductions and pruning near the horizon change the node count
+    // (at depth 4 they barely did), and still about half a second.
+    const BENCH_DEPTH: u32 = 10;
+    const DEFAULT_DEPTH: u32 = 6;
+    /// Null move (with the evaluator's zugzwang guard), late-move reductions and the rest:
+    /// chess trees are wide and most moves are bad, the case they were made for. The margins
+    /// are in centipawns; each was measured by self-play (docs/BENCHMARKS.md, "Search
+    /// changes").
+    const SEARCH_PROFILE: SearchProfile = SearchProfile {
+        null_move: true,
+        lmr: true,
+        futility: 90,
+        iir: true,
+        late_move_pruning: true,
+        singular: 2,
+        continuation: true,
+        correction: true,
+        exchange_pruning: true,
+    };
+    /// Chess960 notation: castling written as the king taking its rook.
+    const SWITCHES: &'static [&'static str] = &["UCI_Chess960"];
+
+    fn make_evaluator<V: EvaluatorVisitor<Self>>(
+        name: &str,
+        file: Option<&Path>,
+        visitor: V,
+    ) -> Result<V::Output, EvaluatorError> {
+        match (name, file) {
+            ("net", Some(path)) => {
+                let net = Network::read(path).map_err(|reason| EvaluatorError::File {
+                    path: path.display().to_string(),
+                    reason,
+                })?;
+                Ok(visitor.visit(Net::new(net)))
+            }
+            ("net", _) => Ok(visitor.visit(Net::default())),
+            ("strong", _) => Ok(visitor.visit(Strong::default())),
+            ("pst", _) => Ok(visitor.visit(Pst)),
+            _ => Ok(visitor.visit(Material)),
+        }
+    }
+
+    fn set_switch(&mut self, name: &str, on: bool) {
+        if name == "UCI_Chess960" {
+            self.set_chess960(on);
+        }
+    }
+
+    fn diagram(&self) -> String {
+        Chess::diagram(self)
+    }
+
+    fn display_move(&self, mv: Move) -> String {
+        self.san(mv)
+    }
+
+    fn record(start: &Self, moves: &[Move], names: [&str; 2]) -> Option<String> {
+        let (y, m, d, _, _) = duel_core::clock::utc_now();
+        let date = format!("{y:04}.{m:02}.{d:02}");
+        let tags = [
+            ("Event", "duel play"),
+            ("Site", "?"),
+            ("Date", date.as_str()),
+            ("Round", "-"),
+            ("White", names[0]),
+            ("Black", names[1]),
+        ];
+        Some(pgn(start, moves, &[], &tags, None, None))
+    }
+
+    /// The published tables count on the bare rules: no repetition or fifty-move draw stops a
+    /// line.
+    fn perft(&self, depth: u32) -> u64 {
+        crate::perft(self.board(), depth)
+    }
+}

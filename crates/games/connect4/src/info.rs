@@ -1,0 +1,114 @@
+//! Connect Four as the front ends see it: names, notation, evaluator, bench, and the exact
+//! solver behind `solve`.
+
+use std::path::Path;
+
+use duel_core::solve::{
+    solve_each_move, Distance, ExactSolver, Solution, SolveError, SolveLimits, SolveProgress,
+    SolverProgress,
+};
+use duel_core::{
+    EvaluatorError, EvaluatorVisitor, Game, GameInfo, Score, SolverLimits, SolverStopped,
+};
+
+use crate::{pons_to_score, Connect4, Solver, Threats};
+
+/// Without a limit, `solve` refuses positions with fewer stones than this: the empty board.
+/// Measured 2026-11-28 with `duel solve connect4` on the two-core development machine, the
+/// other core busy: the empty board 1179 s (8.9 G nodes, 7.6 M nodes/s), one stone (`-p 4`)
+/// 426 s (2.3 G nodes), two stones (`-p 44`) 137 s (716 M nodes). One stone is minutes, with
+/// a line every few seconds: tried.
+pub const SOLVE_MIN_STONES: u32 = 1;
+
+/// What the solves below [`SOLVE_MIN_STONES`] take.
+const SOLVE_TAKES: &str = "every move's exact value took 20 minutes here, 9 G nodes";
+
+impl GameInfo for Connect4 {
+    const TITLE: &'static str = "Connect Four";
+    const ALIASES: &'static [&'static str] = &["connectfour", "c4"];
+    const NOTATION: &'static str = "columns 1-7; a position is the columns played so far from \
+        the empty board, e.g. 4453, as in Pascal Pons' test sets";
+    const EVALUATORS: &'static [&'static str] = &["threats"];
+    /// The start, early openings and middle games with threats on both sides.
+    const SIDE_NAMES: [&'static str; 2] = ["X", "O"];
+    const BENCH: &'static [&'static str] = &[
+        "",
+        "4",
+        "44",
+        "4453",
+        "43443",
+        "3246313",
+        "2416615552",
+        "32164625",
+        "274552224131661",
+    ];
+    const BENCH_DEPTH: u32 = 12;
+    const DEFAULT_DEPTH: u32 = 14;
+
+    /// One evaluator, no file: there is nothing to choose.
+    fn make_evaluator<V: EvaluatorVisitor<Self>>(
+        _name: &str,
+        _file: Option<&Path>,
+        visitor: V,
+    ) -> Result<V::Output, EvaluatorError> {
+        Ok(visitor.visit(Threats::default()))
+    }
+
+    fn diagram(&self) -> String {
+        Connect4::diagram(self)
+    }
+
+    fn solve(
+        &self,
+        limits: &SolveLimits<'_>,
+        progress: &mut dyn FnMut(&SolveProgress<'_>),
+    ) -> Result<Solution, SolveError> {
+        let stones = self.ply();
+        if !limits.any() && stones < SOLVE_MIN_STONES {
+            return Err(SolveError::TooFarFromEnd {
+                game: Self::NAME,
+                distance: Distance::Stones {
+                    count: stones,
+                    fewest: SOLVE_MIN_STONES,
+                },
+                takes: SOLVE_TAKES,
+            });
+        }
+        solve_each_move(self, &mut Solver::new(), limits, progress)
+    }
+}
+
+impl ExactSolver<Connect4> for Solver {
+    const METHOD: &'static str = "Connect Four solver (Pons: alpha-beta, null windows, bitboards)";
+    const MARGIN_NAME: &'static str = "Pons score";
+    const PLIES_KNOWN: bool = true;
+
+    fn solve_limited(
+        &mut self,
+        pos: &Connect4,
+        limits: &SolverLimits<'_>,
+        progress: &mut dyn FnMut(&SolverProgress),
+    ) -> Result<(i32, u64), SolverStopped> {
+        let before = self.nodes();
+        let pons = Solver::solve_limited(self, pos, false, limits, &mut |p| {
+            progress(&SolverProgress {
+                lower: p.lower,
+                upper: p.upper,
+                guess: None,
+                stage: "null-window probe",
+                // The probe asks "is the score above m?": the window (m, m + 1).
+                window: p.probe.map(|m| (m, m + 1)),
+                nodes: p.nodes,
+            })
+        })?;
+        Ok((pons, self.nodes() - before))
+    }
+
+    fn finished_margin(&mut self, pos: &Connect4) -> i32 {
+        self.solve(pos, false)
+    }
+
+    fn score(pos: &Connect4, margin: i32) -> Score {
+        pons_to_score(pos, margin)
+    }
+}

@@ -1,0 +1,178 @@
+//! Othello as the front ends see it: names, notation, evaluators, bench, GGF records, and the
+//! endgame solver behind `solve` and behind the exact answers near the end of a game.
+
+use std::path::Path;
+
+use duel_core::solve::{
+    solve_each_move, Distance, ExactSolver, QuickSolve, Solution, SolveError, SolveLimits,
+    SolveProgress, SolverProgress,
+};
+use duel_core::{
+    EvaluatorError, EvaluatorVisitor, Game, GameInfo, Score, SolverLimits, SolverStopped,
+};
+
+use crate::solver::Stage;
+use crate::{to_ggf, Move, Othello, Pattern, Solver, Textbook};
+
+/// Positions with at most this many empty squares are solved exactly by `analyze`, `play` and
+/// (by default) `nboard`: a few milliseconds, and the answer is perfect.
+pub const QUICK_SOLVE_EMPTIES: u32 = 14;
+
+/// Without a limit, `solve` refuses positions with more empty squares than this. Solving
+/// every move exactly, measured 2026-11-28 with `duel solve othello -p` on the two-core
+/// development machine, the other core busy: FFO #40 (20 empties) 1.5 s, #45 (24) 62 s, #49
+/// (26) 137 s, #53 (28) 5 of 11 moves in 10 minutes, #57 (30) 5 of 8 moves in 10 minutes, #59
+/// (34) not even the first of 11 moves in 5 minutes (4.1 G nodes), though its value alone
+/// takes 5 s: the exact values of the bad moves are what cost.
+pub const SOLVE_MAX_EMPTIES: u32 = 30;
+
+/// What the solves beyond [`SOLVE_MAX_EMPTIES`] take.
+const SOLVE_TAKES: &str = "solving every move exactly took a minute at 24 empty squares here, \
+    some 20 minutes at 28 to 30, and hours from 34";
+
+impl GameInfo for Othello {
+    const TITLE: &'static str = "Othello";
+    const ALIASES: &'static [&'static str] = &["reversi"];
+    const NOTATION: &'static str = "squares a1..h8, PA for a pass; a position is the 64 squares \
+        a1, b1, ..., h8 as X (black), O (white) or -, a space and the side to move, as in the \
+        FFO test files";
+    const PROTOCOLS: &'static [&'static str] = &["nboard"];
+    const EVALUATORS: &'static [&'static str] = &["pattern", "textbook"];
+    /// The start and three positions of the FFO suite (#1, #2, #5), searched by the midgame
+    /// search (not the solver) to the bench depth.
+    const SIDE_NAMES: [&'static str; 2] = ["Black", "White"];
+    const BENCH: &'static [&'static str] = &[
+        "---------------------------OX------XO--------------------------- X",
+        "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X",
+        "-OOOOO----OXXO-XXXOXOXX-XXOXOXXOXXOOXOOOXXXXOO-OX-XOOO---XXXXX-- X",
+        "-XXXXXX---XOOOO--XOXXOOX-OOOOOOOOOOOXXOOOOOXXOOX--XXOO----XXXXX- X",
+    ];
+    const BENCH_DEPTH: u32 = 8;
+    const DEFAULT_DEPTH: u32 = 10;
+
+    fn make_evaluator<V: EvaluatorVisitor<Self>>(
+        name: &str,
+        _file: Option<&Path>,
+        visitor: V,
+    ) -> Result<V::Output, EvaluatorError> {
+        match name {
+            "textbook" => Ok(visitor.visit(Textbook::default())),
+            _ => Ok(visitor.visit(Pattern::default())),
+        }
+    }
+
+    fn diagram(&self) -> String {
+        Othello::diagram(self)
+    }
+
+    fn record(start: &Self, moves: &[Move], _names: [&str; 2]) -> Option<String> {
+        Some(to_ggf(start, moves))
+    }
+
+    /// Bik's tables (data/othello/perft.txt) count a game that ends before the horizon as one
+    /// leaf; from depth 10 that differs from the generic count.
+    fn perft(&self, depth: u32) -> u64 {
+        crate::perft::perft_fast(self, depth)
+    }
+
+    fn quick_solve(&self) -> Option<QuickSolve<Move>> {
+        if self.is_over() || self.empties().count_ones() > QUICK_SOLVE_EMPTIES {
+            return None;
+        }
+        // 2^16 entries (1.5 MiB) are plenty at these depths, and cheap to allocate each time.
+        let mut solver = Solver::new(16);
+        let first = solver.solve(self);
+        let mut nodes = first.nodes;
+        // The solver names one best move; following it with further solves (the table makes
+        // them cheap) gives the whole perfect-play line.
+        let mut line = Vec::new();
+        let mut pos = self.clone();
+        let mut best = first.best_move;
+        while let Some(mv) = best {
+            line.push(mv);
+            pos.play(mv);
+            if pos.is_over() {
+                break;
+            }
+            let s = solver.solve(&pos);
+            nodes += s.nodes;
+            best = s.best_move;
+        }
+        let plies = line.len() as i32;
+        let value = match first.score.signum() {
+            1 => Score::win_in(plies),
+            -1 => Score::loss_in(plies),
+            _ => Score::DRAW,
+        };
+        Some(QuickSolve {
+            value,
+            margin: first.score,
+            line,
+            nodes,
+        })
+    }
+
+    fn solve(
+        &self,
+        limits: &SolveLimits<'_>,
+        progress: &mut dyn FnMut(&SolveProgress<'_>),
+    ) -> Result<Solution, SolveError> {
+        let empties = self.empties().count_ones();
+        if !limits.any() && empties > SOLVE_MAX_EMPTIES && !self.is_over() {
+            return Err(SolveError::TooFarFromEnd {
+                game: Self::NAME,
+                distance: Distance::EmptySquares {
+                    count: empties,
+                    most: SOLVE_MAX_EMPTIES,
+                },
+                takes: SOLVE_TAKES,
+            });
+        }
+        solve_each_move(self, &mut Solver::default(), limits, progress)
+    }
+}
+
+impl ExactSolver<Othello> for Solver {
+    const METHOD: &'static str =
+        "Othello endgame solver (null windows, table, fastest-first, parity)";
+    const MARGIN_NAME: &'static str = "disc difference";
+    /// The solver counts discs, not the plies to the end.
+    const PLIES_KNOWN: bool = false;
+
+    fn solve_limited(
+        &mut self,
+        pos: &Othello,
+        limits: &SolverLimits<'_>,
+        progress: &mut dyn FnMut(&SolverProgress),
+    ) -> Result<(i32, u64), SolverStopped> {
+        let s = Solver::solve_limited(self, pos, limits, &mut |p| {
+            let (stage, guess) = match p.stage {
+                Stage::Guess => ("selective search", p.guess),
+                Stage::ProbCut { .. } => ("ProbCut pass", p.guess),
+                // Its values are the bounds themselves.
+                Stage::Exact => ("exact search", None),
+            };
+            progress(&SolverProgress {
+                lower: p.lower,
+                upper: p.upper,
+                guess,
+                stage,
+                window: p.window,
+                nodes: p.nodes,
+            })
+        })?;
+        Ok((s.score, s.nodes))
+    }
+
+    fn finished_margin(&mut self, pos: &Othello) -> i32 {
+        pos.final_score()
+    }
+
+    fn score(_pos: &Othello, discs: i32) -> Score {
+        match discs.signum() {
+            1 => Score::win_in(0),
+            -1 => Score::loss_in(0),
+            _ => Score::DRAW,
+        }
+    }
+}

@@ -2,8 +2,9 @@
 //! (a list written by hand goes stale the day a game is added), and what the help and
 //! `duel games` show comes from the registry.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// The front ends' sources: the command line and the engine facade with its protocol loops,
 /// but for the registry itself.
@@ -65,13 +66,11 @@ fn the_check_sees_a_list() {
     );
 }
 
+/// `duel ARGS`' output, which must succeed.
 fn duel(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_duel"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{args:?}: {out:?}");
-    String::from_utf8(out.stdout).unwrap()
+    let (out, err, ok) = common::duel(args);
+    assert!(ok, "{args:?}: {err}");
+    out
 }
 
 #[test]

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Installs the Python packages the analysis scripts use (scripts/loss-phases.py): python-chess,
+# Installs the Python packages the analysis scripts use (research/chess/loss-phases.py): python-chess,
 # to read PGN and drive a UCI engine. Nothing in the build or the test suite needs them.
 #
-# Usage: scripts/install-python-tools.sh
+# Usage: research/chess/install-python-tools.sh
 set -euo pipefail
 python3 -m pip install --quiet --user "chess==1.11.2" 2>/dev/null \
   || python3 -m pip install --quiet --break-system-packages --user "chess==1.11.2" \

@@ -11,7 +11,7 @@ try:
     import chess.engine  # noqa: F401
     import chess.pgn  # noqa: F401
 except ImportError:
-    sys.exit("python-chess is missing: run scripts/install-python-tools.sh")
+    sys.exit("python-chess is missing: run research/chess/install-python-tools.sh")
 
 # A mate's value in cp: far above any material value, small enough to average.
 MATE = 3000

@@ -8,10 +8,10 @@ afresh at each node count of --duel-nodes, and the reference values the move it 
 If duel avoids most mistakes at ten times the nodes, depth is what it lacks (search, speed);
 if it repeats them, its evaluation misjudges the position.
 
-Needs python-chess (scripts/install-python-tools.sh) and the reference engine
+Needs python-chess (research/chess/install-python-tools.sh) and the reference engine
 (scripts/install-engines.sh stockfish).
 
-Usage: scripts/mistakes.py GAMES.pgn... [--duel "duel uci"] [--duel-option EvalFile=F.nnue]
+Usage: research/chess/mistakes.py GAMES.pgn... [--duel "duel uci"] [--duel-option EvalFile=F.nnue]
        [--games 60] [--last-move 45] [--nodes 150000] [--threshold 50]
        [--duel-nodes 100000,1000000]
 """

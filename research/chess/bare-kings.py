@@ -8,9 +8,9 @@ The positions come from --seed alone, so two builds given the same seed play the
 The lone king is never in check and never touches a piece at the start, so no piece is lost
 at once; the side to move is random.
 
-Needs python-chess (scripts/install-python-tools.sh).
+Needs python-chess (research/chess/install-python-tools.sh).
 
-Usage: scripts/bare-kings.py "ENGINE COMMAND" [--nodes 20000] [--seed 6] [--per-ending 20]
+Usage: research/chess/bare-kings.py "ENGINE COMMAND" [--nodes 20000] [--seed 6] [--per-ending 20]
 """
 
 import argparse
@@ -22,7 +22,7 @@ try:
     import chess
     import chess.engine
 except ImportError:
-    sys.exit("python-chess is missing: run scripts/install-python-tools.sh")
+    sys.exit("python-chess is missing: run research/chess/install-python-tools.sh")
 
 ENDINGS = {
     "queen": [chess.QUEEN],

@@ -5,15 +5,15 @@ engine's mean time a move and the median time left on its clock after it.
 
 An engine that spends its clock early plays its openings deeper and its endings on the
 increment; one that saves it does the opposite. Against Stockfish's limited play the question
-is where duel's time goes against where the games are lost (scripts/loss-phases.py).
+is where duel's time goes against where the games are lost (research/chess/loss-phases.py).
 
 The clock is rebuilt from the comments: the base time, less each move's time, plus the
 increment after each move. Moves without a time (the opening the match plays for both) are
 skipped.
 
-Needs python-chess (scripts/install-python-tools.sh).
+Needs python-chess (research/chess/install-python-tools.sh).
 
-Usage: scripts/clock-phases.py GAMES.pgn... [--base 10] [--increment 0.1] [--engine duel]
+Usage: research/chess/clock-phases.py GAMES.pgn... [--base 10] [--increment 0.1] [--engine duel]
 """
 
 import argparse
@@ -26,7 +26,7 @@ try:
     import chess
     import chess.pgn
 except ImportError:
-    sys.exit("python-chess is missing: run scripts/install-python-tools.sh")
+    sys.exit("python-chess is missing: run research/chess/install-python-tools.sh")
 
 TIME = re.compile(r"([\d.]+)s$")
 

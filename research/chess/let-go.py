@@ -15,10 +15,10 @@ holds the move duel played:
 machine cannot move, how many of these wins a build keeps: a test for search changes aimed at
 converting won positions (perpetual checks seen in time, counter-attacks not pruned away).
 
-Needs python-chess (scripts/install-python-tools.sh) and the reference engine
+Needs python-chess (research/chess/install-python-tools.sh) and the reference engine
 (scripts/install-engines.sh stockfish).
 
-Usage: scripts/let-go.py GAMES.pgn... [--out let-go.epd] [--from 2.0] [--won 150] [--kept 50]
+Usage: research/chess/let-go.py GAMES.pgn... [--out let-go.epd] [--from 2.0] [--won 150] [--kept 50]
        [--nodes 300000] [--multipv 8] [--engine /usr/games/stockfish]
 """
 

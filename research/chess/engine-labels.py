@@ -12,10 +12,10 @@ the positions, at random, also send a neighbour 1 to 3 random plies away to the 
 the same way. The values are the engine's own centipawns: rescale them to duel's (the run of
 nets/README.md used 0.8) and drop any line whose halfmove clock is past 99 before training.
 
-Needs python-chess (scripts/install-python-tools.sh) and the engine
+Needs python-chess (research/chess/install-python-tools.sh) and the engine
 (scripts/install-engines.sh stockfish).
 
-Usage: scripts/engine-labels.py OUT SEED NODES [ENGINE]   (appends to OUT until stopped)
+Usage: research/chess/engine-labels.py OUT SEED NODES [ENGINE]   (appends to OUT until stopped)
 """
 
 import random

@@ -7,17 +7,17 @@ by default, full strength) value the best move and the chosen one at --ref-nodes
 configuration's mean loss in cp (each loss capped at 300, so one lost mate does not swamp the
 mean) and how often it threw away 100 cp or more of a position worth +100 or more.
 
-Unlike scripts/mistakes.py, which looks again at the moves that lost games, the positions
+Unlike research/chess/mistakes.py, which looks again at the moves that lost games, the positions
 here are a sample, not a selection of failures, so configurations can be compared on them.
 A fixed node count makes the choice independent of the load on the machine. It compares
 evaluations, not searches: the shipped net lost 13.6, 14.6 and 14.8 cp a move at 200,000,
 400,000 and 1,000,000 nodes on the same sample (docs/BENCHMARKS.md), where twice the time is
 worth about 60 Elo in a match.
 
-Needs python-chess (scripts/install-python-tools.sh) and the reference engine
+Needs python-chess (research/chess/install-python-tools.sh) and the reference engine
 (scripts/install-engines.sh stockfish).
 
-Usage: scripts/move-loss.py GAMES.pgn... --config net --config strong:Evaluator=strong
+Usage: research/chess/move-loss.py GAMES.pgn... --config net --config strong:Evaluator=strong
        [--duel "duel uci"] [--positions 240] [--min-ply 40] [--material 8] [--nodes 200000]
        [--ref-nodes 300000] [--seed 7] [--engine /usr/games/stockfish]
 """

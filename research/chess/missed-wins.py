@@ -9,9 +9,9 @@ A stronger opponent's value is the better judge of who stood better: a draw from
 reckoning is a win duel let go (a missed perpetual check, a fortress, the fifty-move rule),
 a different fault from a game lost in the opening.
 
-Needs python-chess (scripts/install-python-tools.sh).
+Needs python-chess (research/chess/install-python-tools.sh).
 
-Usage: scripts/missed-wins.py GAMES.pgn... [--engine duel] [--list 2.0]
+Usage: research/chess/missed-wins.py GAMES.pgn... [--engine duel] [--list 2.0]
 """
 
 import argparse

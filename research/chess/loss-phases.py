@@ -9,10 +9,10 @@ A loss that starts with a sudden fall (a value near level, then far below) is a 
 a slow slide through -50, -100, -150 is being outplayed. The figures answer which the engine
 needs more: search or evaluation.
 
-Needs python-chess (scripts/install-python-tools.sh) and the reference engine
+Needs python-chess (research/chess/install-python-tools.sh) and the reference engine
 (scripts/install-engines.sh stockfish).
 
-Usage: scripts/loss-phases.py GAMES.pgn [--engine /usr/games/stockfish] [--nodes 50000]
+Usage: research/chess/loss-phases.py GAMES.pgn [--engine /usr/games/stockfish] [--nodes 50000]
 """
 
 import argparse

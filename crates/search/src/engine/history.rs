@@ -107,7 +107,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
             return [None, None];
         }
         let p = G::PIECE_MOVE_INDICES;
-        let at = |back: usize| ply.checked_sub(back).and_then(|q| self.piece_path[q]);
+        let at = |back: usize| ply.checked_sub(back).and_then(|q| self.stack[q].piece_move);
         [at(1).map(|i| i * p), at(2).map(|i| p * p + i * p)]
     }
 
@@ -123,7 +123,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
             .sum()
     }
 
-    /// Step 3j: the move that cut becomes a killer at this ply and gains history; the quiet
+    /// Step 3n: the move that cut becomes a killer at this ply and gains history; the quiet
     /// moves tried before it lose some.
     pub(super) fn learn(
         &mut self,
@@ -134,11 +134,12 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
         moves: &[G::Move],
         tried: &[(i64, u16)],
     ) {
-        if self.killers[ply][0] != Some(mv) {
-            self.killers[ply][1] = self.killers[ply][0];
-            self.killers[ply][0] = Some(mv);
+        let killers = &mut self.stack[ply].killers;
+        if killers[0] != Some(mv) {
+            killers[1] = killers[0];
+            killers[0] = Some(mv);
         }
-        if let Some(prev) = ply.checked_sub(1).and_then(|p| self.path[p]) {
+        if let Some(prev) = ply.checked_sub(1).and_then(|p| self.stack[p].played) {
             self.counters[G::move_index(prev)] = Some(mv);
         }
         let bonus = (16 * depth * depth).min(tune::HISTORY_BONUS_MAX as u32) as i32;

@@ -77,7 +77,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
                 break;
             }
             best.value = value;
-            best.pv = self.pv[0].clone();
+            best.pv = self.stack[0].pv.clone();
             best.best = best.pv.first().copied();
             best.lines = lines;
             best.depth = depth;
@@ -117,7 +117,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
         if k <= 1 || self.id != 0 {
             return Vec::new();
         }
-        let first = self.pv[0].clone();
+        let first = self.stack[0].pv.clone();
         let mut lines = vec![(value, first.clone())];
         self.excluded.extend(first.first().copied());
         while lines.len() < k {
@@ -125,7 +125,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
             if self.stopped {
                 break;
             }
-            let line = self.pv[0].clone();
+            let line = self.stack[0].pv.clone();
             let Some(&mv) = line.first() else { break };
             lines.push((v, line));
             self.excluded.push(mv);
@@ -133,7 +133,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
         self.excluded.clone_from(&self.restricted);
         // The first line's table entry was overwritten by the restricted searches: put the
         // main line back in front for the next iteration's ordering.
-        self.pv[0] = first;
+        self.stack[0].pv = first;
         // Stable: equal values keep the order they were found in.
         lines.sort_by_key(|l| std::cmp::Reverse(l.0));
         lines

@@ -8,25 +8,40 @@
 //!    value and widen it on a fail; or **MTD(f)** (`mtdf`), a series of null-window searches
 //!    converging on the value, when the option is set.
 //! 3. **Principal variation search** (`pvs`), at every node:
-//!    a. node count and the stop check (every 1024 nodes: stop flag, time, node limit);
-//!    b. finished game: exact value by distance from the root;
-//!    c. mate-distance pruning: no line can beat a win already proven closer to the root;
-//!    d. the evaluator's exact hook (an endgame solver), if it answers;
-//!    e. the evaluator's extension (a check in chess: one ply more), then, depth exhausted:
-//!    quiescence;
-//!    f. transposition-table probe: a deep-enough bound or value ends the node;
-//!    g. null-move pruning (off unless the game and evaluator allow it);
-//!    h. move ordering: TT move (searched before the others are even scored), positive
-//!    evaluator hints, killers, history;
-//!    i. the first move with the full window, the others with a null window (late ones reduced
-//!    when LMR is on), re-searched when they beat alpha;
-//!    j. beta cut-off: killers and history learn from it;
-//!    k. store the result in the table.
-//! 4. **Quiescence** (`quiesce`): stand pat on the static value, then follow the evaluator's
-//!    noisy moves only.
+//!    - 3a node count and the stop check (every 1024 nodes: stop flag and time; the node limit at
+//!      every node);
+//!    - 3b finished game: exact value by distance from the root (at the ply limit: the static
+//!      value);
+//!    - 3c mate-distance pruning: no line can beat a win already proven closer to the root;
+//!    - 3d the evaluator's exact hook (an endgame solver), if it answers;
+//!    - 3e the evaluator's extension (a check in chess: one ply more), then, depth exhausted:
+//!      quiescence;
+//!    - 3f transposition-table probe: a deep-enough bound or value ends the node;
+//!    - 3g the static value, corrected by correction history, and whether it has risen since two
+//!      plies up (`improving`);
+//!    - 3h reverse futility: a static value far enough above beta near the horizon returns;
+//!    - 3i null-move pruning (off unless the game and evaluator allow it);
+//!    - 3j internal iterative reduction: a node without a table move is searched a ply shallower;
+//!    - 3k singular extension: the table's move a ply deeper when no other move comes near it, or a
+//!      multi-cut when even the others beat beta;
+//!    - 3l move ordering: TT move (searched before the others are even scored), positive evaluator
+//!      hints, killers, counter move, history and continuation history;
+//!    - 3m the moves: futility, late-move and exchange pruning skip some; the first is searched
+//!      with the full window, the others with a null window (late ones reduced when LMR is on),
+//!      re-searched when they beat alpha;
+//!    - 3n beta cut-off: killers, counter moves and history learn from it;
+//!    - 3o correction history learns from the node's value;
+//!    - 3p store the result in the table.
+//! 4. **Quiescence** (`quiesce`): stand pat on the (corrected) static value, then follow the
+//!    evaluator's noisy moves only (with exchange pruning, not those a static exchange shows
+//!    hopeless).
 //! 5. **Lazy SMP**: extra threads run the same iterative deepening, each skipping depths in its
 //!    own pattern of blocks (`skips`), and share only the transposition table; the main thread's
 //!    answer is the answer.
+//!
+//! Each thread's state is a `Worker`; what one ply of the line under search owns (its moves and
+//! their ordering keys, its best line, killers, the move played from it, its static value) is
+//! one `Ply` entry of the worker's stack, indexed by ply.
 //!
 //! With one thread and a depth or node limit the search is deterministic: no clocks in
 //! decisions, no floats, ties broken by the game's fixed move order.

@@ -23,13 +23,13 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
             } else {
                 lower = g;
                 // A fail high names a move that reaches the value; keep its line.
-                best_pv = self.pv[0].clone();
+                best_pv = self.stack[0].pv.clone();
             }
         }
         // The last pass may have failed low and named only some refuted move: report the line
         // of the pass that established the value as a lower bound.
         if !best_pv.is_empty() {
-            self.pv[0] = best_pv;
+            self.stack[0].pv = best_pv;
         }
         g
     }

@@ -21,7 +21,7 @@ pub(super) fn noisy_key(key: i64) -> bool {
 }
 
 impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
-    /// Step 3h: appends one ordering key per move, highest searched first; `skip` (the table's
+    /// Step 3l: appends one ordering key per move, highest searched first; `skip` (the table's
     /// move, already keyed) gets none.
     pub(super) fn order(
         &mut self,
@@ -33,6 +33,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
         let side = self.pos.side_to_move() as usize;
         let counter = self.counter_move(ply);
         let before = self.moves_before(ply);
+        let killers = self.stack[ply].killers;
         let mut hints = std::mem::take(&mut self.hints);
         self.eval.move_hints(&self.pos, moves, &mut hints);
         for (i, (&mv, &hint)) in moves.iter().zip(hints.iter()).enumerate() {
@@ -42,9 +43,9 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
             let hint = hint as i64;
             let key = if hint > 0 {
                 ORDER_GOOD_HINT + hint
-            } else if self.killers[ply][0] == Some(mv) {
+            } else if killers[0] == Some(mv) {
                 ORDER_KILLER + 1
-            } else if self.killers[ply][1] == Some(mv) {
+            } else if killers[1] == Some(mv) {
                 ORDER_KILLER
             } else if counter == Some(mv) {
                 ORDER_COUNTER
@@ -59,7 +60,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
 
     /// The reply that last refuted the move that led to `ply`.
     pub(super) fn counter_move(&self, ply: usize) -> Option<G::Move> {
-        let prev = self.path[ply.checked_sub(1)?]?;
+        let prev = self.stack[ply.checked_sub(1)?].played?;
         self.counters[G::move_index(prev)]
     }
 }

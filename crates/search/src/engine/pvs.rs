@@ -40,7 +40,8 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
         mut beta: Score,
         pv_node: bool,
     ) -> Score {
-        // 3a.
+        // 3a. The node is counted before the limits are looked at, so that a node limit stops
+        // a one-thread search at the same node on every run.
         self.stats.nodes += 1;
         self.stats.seldepth = self.stats.seldepth.max(ply as u32);
         self.check_stop();
@@ -48,8 +49,8 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
             return Score::DRAW;
         }
         self.ensure_ply(ply);
-        self.pv[ply].clear();
-        // 3b.
+        self.stack[ply].pv.clear();
+        // 3b. A finished game, or a line too long for the score's encoding, is valued here.
         if let Some(o) = self.pos.outcome() {
             return terminal(o, ply);
         }
@@ -66,7 +67,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
                 return alpha;
             }
         }
-        // 3d.
+        // 3d. An exact answer (an endgame solver) makes every other step unnecessary.
         if self.config.exact_hook && ply > 0 {
             if let Some(v) = self.eval.exact(&self.pos) {
                 self.stats.evals += 1;
@@ -84,14 +85,15 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
         if depth == 0 {
             return self.quiesce(ply, alpha, beta);
         }
-        // 3f.
+        // 3f. Transposition table: a deep-enough bound ends the node; its move and static
+        // value serve the steps below either way.
         let key = self.pos.hash();
         let mut tt_move = NO_MOVE;
         let mut tt_bound = None;
         let mut tt_eval = None;
         // A singular-extension search of this node (the table's move left out) takes no value
         // from the table and stores none: the entry is the whole node's.
-        let skip = self.skip[ply];
+        let skip = self.stack[ply].skip;
         if self.config.use_tt {
             if let Some(e) = self.tt.probe(key) {
                 self.stats.tt_hits += 1;
@@ -118,8 +120,8 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
                 }
             }
         }
-        // The static value, where a pruning step below may use it (at PV nodes only for the
-        // `improving` test of the nodes below).
+        // 3g. The static value, corrected by correction history, where a pruning step below may
+        // use it (at PV nodes only for the `improving` test of the nodes below).
         let quiet_node = !pv_node && ply > 0 && !forcing;
         let wants_eval = self.config.futility > 0 || self.config.null_move;
         let slot = self.correction_slot();
@@ -135,7 +137,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
             None
         };
         let node_eval = raw_eval.map(|e| self.corrected(slot, e));
-        self.static_evals[ply] = node_eval;
+        self.stack[ply].static_eval = node_eval;
         // The pruning steps' estimate: the table's value where a search has shown the static
         // value too high (an upper or exact bound below it), so that a node known to be worse
         // than it looks is not cut by reverse futility or the null move, and futility judges
@@ -156,12 +158,12 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
         let improving = !self.config.improving
             || match (
                 node_eval,
-                ply.checked_sub(2).and_then(|p| self.static_evals[p]),
+                ply.checked_sub(2).and_then(|p| self.stack[p].static_eval),
             ) {
                 (Some(now), Some(before)) => now > before,
                 _ => true,
             };
-        // 3f'. Reverse futility: so far above beta this close to the horizon that no quiet
+        // 3h. Reverse futility: so far above beta this close to the horizon that no quiet
         // reply is expected to bring it back; one ply's margin less when improving.
         let margin = self.config.futility * depth as i32;
         let reverse_margin = if self.config.improving && improving {
@@ -178,7 +180,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
                 return Score::heuristic(e);
             }
         }
-        // 3g. Null move: if passing still fails high at reduced depth, so will a real move.
+        // 3i. Null move: if passing still fails high at reduced depth, so will a real move.
         if self.config.null_move
             && !pv_node
             && ply > 0
@@ -189,8 +191,8 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
             && static_eval.is_some_and(|e| e >= beta.0)
             && self.pos.play_null()
         {
-            self.path[ply] = None;
-            self.piece_path[ply] = None;
+            self.stack[ply].played = None;
+            self.stack[ply].piece_move = None;
             let r = 2 + depth / 4;
             let v = -self.pvs(
                 depth.saturating_sub(1 + r),
@@ -209,20 +211,19 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
                 return if v.is_decisive() { beta } else { v };
             }
         }
-        // 3h.
-        let mut moves = std::mem::take(&mut self.moves[ply]);
-        let mut keys = std::mem::take(&mut self.keys[ply]);
+        // 3j. Internal iterative reduction: a node the table names no move for is ordered
+        // poorly, and its value is less worth the full depth. The moves are generated first:
+        // the table names a move by its index among them.
+        let mut moves = std::mem::take(&mut self.stack[ply].moves);
+        let mut keys = std::mem::take(&mut self.stack[ply].keys);
         self.pos.generate_moves(&mut moves);
-        // Staged ordering: the table's move is tried before the others are scored, since it
-        // often cuts at once and then no other move needs a key.
         let tt_first = (tt_move as usize) < moves.len();
-        // 3h'. Internal iterative reduction.
         let depth = if self.config.iir && !tt_first && depth >= tune::IIR_MIN_DEPTH {
             depth - 1
         } else {
             depth
         };
-        // 3h''. Singular extension: is the table's move the only good one here?
+        // 3k. Singular extension: is the table's move the only good one here?
         let mut singular = false;
         if let Some((tt_value, tt_depth, bound)) = tt_bound.filter(|_| {
             self.config.singular > 0
@@ -237,12 +238,11 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
                 && !tt_value.is_decisive()
             {
                 let s_beta = Score(tt_value.0 - self.config.singular * depth as i32);
-                self.skip[ply] = Some(moves[tt_move as usize]);
+                self.stack[ply].skip = Some(moves[tt_move as usize]);
                 let v = self.pvs((depth - 1) / 2, ply, Score(s_beta.0 - 1), s_beta, false);
-                self.skip[ply] = None;
+                self.stack[ply].skip = None;
                 if self.stopped {
-                    self.moves[ply] = moves;
-                    self.keys[ply] = keys;
+                    self.put_back(ply, moves, keys);
                     return Score::DRAW;
                 }
                 if v < s_beta {
@@ -250,12 +250,21 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
                 } else if s_beta >= beta && !pv_node {
                     // Multi-cut: even without the table's move, some move beats beta.
                     self.stats.cutoffs += 1;
-                    self.moves[ply] = moves;
-                    self.keys[ply] = keys;
+                    self.put_back(ply, moves, keys);
                     return s_beta;
                 }
             }
         }
+        // 3l. Move ordering, staged: the table's move is tried before the others are scored,
+        // since it often cuts at once and then no other move needs a key.
+        keys.clear();
+        if tt_first {
+            keys.push((ORDER_TT, tt_move));
+        } else {
+            self.order(&moves, &mut keys, ply, NO_MOVE);
+        }
+        let side = self.pos.side_to_move() as usize;
+        // 3m. The moves, in order: pruned, reduced, searched.
         // Futility: quiet moves here cannot lift the static value to alpha.
         let futile = static_eval.is_some_and(|e| {
             self.config.futility > 0
@@ -273,13 +282,6 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
         } else {
             usize::MAX
         };
-        keys.clear();
-        if tt_first {
-            keys.push((ORDER_TT, tt_move));
-        } else {
-            self.order(&moves, &mut keys, ply, NO_MOVE);
-        }
-        let side = self.pos.side_to_move() as usize;
         // The table's best move is a capture: the quiet moves are less likely to matter, and
         // late ones are reduced a ply more. Asked only where a move can be reduced: the hint
         // may cost an exchange evaluation.
@@ -332,9 +334,8 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
                 continue;
             }
             searched += 1;
-            self.path[ply] = Some(mv);
-            self.piece_path[ply] = piece_move;
-            // 3i.
+            self.stack[ply].played = Some(mv);
+            self.stack[ply].piece_move = piece_move;
             let v = if searched == 1 {
                 let extension = u32::from(singular && i == 0);
                 -self.pvs(depth - 1 + extension, ply + 1, -beta, -alpha, pv_node)
@@ -364,8 +365,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
             };
             self.pos.undo(mv);
             if self.stopped {
-                self.moves[ply] = moves;
-                self.keys[ply] = keys;
+                self.put_back(ply, moves, keys);
                 return Score::DRAW;
             }
             if v > best {
@@ -376,16 +376,17 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
                     // Only a PV node's line is ever read, except under MTD(f), whose null
                     // windows make every line a candidate.
                     if pv_node || self.config.mtdf {
-                        let (head, tail) = self.pv.split_at_mut(ply + 1);
-                        head[ply].clear();
-                        head[ply].push(mv);
-                        head[ply].extend_from_slice(&tail[0]);
+                        let (head, tail) = self.stack.split_at_mut(ply + 1);
+                        let pv = &mut head[ply].pv;
+                        pv.clear();
+                        pv.push(mv);
+                        pv.extend_from_slice(&tail[0].pv);
                         if ply == 0 {
-                            self.root_line.clone_from(&head[0]);
+                            self.root_line.clone_from(pv);
                         }
                     }
                 }
-                // 3j.
+                // 3n. A beta cut-off: the ordering learns from it.
                 if v >= beta {
                     self.stats.cutoffs += 1;
                     if keys[i].0 < ORDER_GOOD_HINT {
@@ -402,7 +403,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
         } else {
             Bound::Upper
         };
-        // 3k'. Correction history learns from a value that bounds the static value's error
+        // 3o. Correction history learns from a value that bounds the static value's error
         // in a known direction, unless a noisy best move (a capture) explains the difference.
         if let (Some(slot), Some(raw), Some(e)) = (slot, raw_eval, node_eval) {
             let informative = match bound {
@@ -421,7 +422,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
                 self.learn_correction(slot, raw, best.0, depth);
             }
         }
-        // 3k. The move is stored as its index in the game's own (unsorted) order. Not after a
+        // 3p. The move is stored as its index in the game's own (unsorted) order. Not after a
         // MultiPV pass, whose value is only that of the moves left.
         if self.config.use_tt && !multipv_pass && skip.is_none() {
             // A subtree solved to its end holds at any depth; not in same-depth mode, where a
@@ -444,12 +445,11 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
             };
             self.tt.store(key, entry);
         }
-        self.moves[ply] = moves;
-        self.keys[ply] = keys;
+        self.put_back(ply, moves, keys);
         best
     }
 
-    /// Step 3i, exchange pruning: whether `mv`, ordered with `key`, loses more by static
+    /// Step 3m, exchange pruning: whether `mv`, ordered with `key`, loses more by static
     /// exchange than its kind may at `depth` (a capture or promotion, which the evaluator's
     /// hint sets apart, `SEE_NOISY`·depth²; a quiet move `SEE_QUIET`·depth), and whether it
     /// loses more than the larger of the two margins, which holds even for a check.

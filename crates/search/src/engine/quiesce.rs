@@ -18,7 +18,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
         if !self.config.quiescence || stand_pat >= beta || ply as i32 >= Score::MAX_PLY - 2 {
             return stand_pat;
         }
-        let mut moves = std::mem::take(&mut self.moves[ply]);
+        let mut moves = std::mem::take(&mut self.stack[ply].moves);
         self.eval.noisy_moves(&self.pos, &mut moves);
         // Best hint first (for captures: the most valuable victim), stable so that equal hints
         // keep the game's order: the first capture tried is the one most likely to cut.
@@ -73,7 +73,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
                 }
             }
         }
-        self.moves[ply] = moves;
+        self.stack[ply].moves = moves;
         best
     }
 }

@@ -28,15 +28,11 @@ pub(super) struct Worker<'a, G: Game, E: Evaluator<G>> {
     /// Counts every value that depended on the depth limit (a static evaluation, a depth-bound
     /// table entry, a null-move cut). A subtree that leaves it unchanged was solved outright.
     pub(super) horizon: u64,
-    pub(super) moves: Vec<Vec<G::Move>>,
-    /// Per ply: ordering key and index into the move list, which itself stays in the game's
-    /// order so the table can store a move as its index.
-    pub(super) keys: Vec<Vec<(i64, u16)>>,
-    pub(super) pv: Vec<Vec<G::Move>>,
+    /// What each ply of the current line owns, indexed by ply (see [`Ply`]).
+    pub(super) stack: Vec<Ply<G>>,
     /// The line of the best root move searched to the end in the iteration under way (empty
     /// before the first): what a stop in the middle of the iteration plays.
     pub(super) root_line: Vec<G::Move>,
-    pub(super) killers: Vec<[Option<G::Move>; 2]>,
     pub(super) learnt: Learnt,
     /// The evaluator's hints for the node being ordered (one buffer: ordering never recurses).
     pub(super) hints: Vec<i32>,
@@ -47,20 +43,51 @@ pub(super) struct Worker<'a, G: Game, E: Evaluator<G>> {
     pub(super) excluded: Vec<G::Move>,
     /// Root moves outside the `searchmoves` restriction: what `excluded` holds between passes.
     pub(super) restricted: Vec<G::Move>,
-    /// Per ply: the move played from it (None for a null move), so a node knows the move that
-    /// led to it.
-    pub(super) path: Vec<Option<G::Move>>,
-    /// Per ply: the move a singular-extension search leaves out (the table's move), else None.
-    pub(super) skip: Vec<Option<G::Move>>,
-    /// Per ply: the static value of the node there, when it was computed (not in a forcing
-    /// position), for the `improving` test of the node two plies below.
-    pub(super) static_evals: Vec<Option<i32>>,
-    /// Per ply: the piece-move index of the move played from it (None for a null move, or
-    /// with continuation history off).
-    pub(super) piece_path: Vec<Option<usize>>,
     /// Counter moves: by the index of the opponent's last move, the reply that last cut.
     pub(super) counters: Vec<Option<G::Move>>,
     pub(super) evals: EvalCache,
+}
+
+/// What one ply of the line being searched owns, as Stockfish's `Stack` entry: the node there
+/// reads and writes its own entry, and reads those of the plies above it (the moves that led
+/// to it, their static values). The buffers are kept from node to node, so a node allocates
+/// nothing once the stack has reached its depth.
+pub(super) struct Ply<G: Game> {
+    /// The node's moves, in the game's order so the table can store a move as its index.
+    pub(super) moves: Vec<G::Move>,
+    /// Ordering key and index into `moves`, one per move still to order.
+    pub(super) keys: Vec<(i64, u16)>,
+    /// The best line found from this node.
+    pub(super) pv: Vec<G::Move>,
+    /// The two moves that last cut a node at this ply, the latest first: a move that refuted
+    /// one sibling often refutes the next.
+    pub(super) killers: [Option<G::Move>; 2],
+    /// The move played from this node (None for a null move), so the node below knows the move
+    /// that led to it.
+    pub(super) played: Option<G::Move>,
+    /// The piece-move index of `played` (None for a null move, or with continuation history
+    /// off).
+    pub(super) piece_move: Option<usize>,
+    /// The move a singular-extension search of this node leaves out (the table's move).
+    pub(super) skip: Option<G::Move>,
+    /// The node's static value, when it was computed (not in a forcing position), for the
+    /// `improving` test of the node two plies below.
+    pub(super) static_eval: Option<i32>,
+}
+
+impl<G: Game> Ply<G> {
+    fn new() -> Self {
+        Ply {
+            moves: Vec::new(),
+            keys: Vec::new(),
+            pv: Vec::new(),
+            killers: [None, None],
+            played: None,
+            piece_move: None,
+            skip: None,
+            static_eval: None,
+        }
+    }
 }
 
 /// Static values by position key, one cache per thread, direct-mapped. Quiescence evaluates
@@ -116,36 +143,33 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             stats: Stats::default(),
             stopped: false,
             horizon: 0,
-            moves: Vec::new(),
-            keys: Vec::new(),
-            pv: Vec::new(),
+            stack: Vec::new(),
             root_line: Vec::new(),
-            killers: Vec::new(),
             learnt,
             hints: Vec::new(),
             root_depth: 0,
             excluded: Vec::new(),
             restricted: Vec::new(),
-            path: Vec::new(),
-            skip: Vec::new(),
-            static_evals: Vec::new(),
-            piece_path: Vec::new(),
             counters: vec![None; G::MOVE_INDICES],
             evals: EvalCache::new(),
         }
     }
 
+    /// Makes the stack hold `ply` and the ply below it, which a node writes the child's
+    /// line into and reads it back from.
     pub(super) fn ensure_ply(&mut self, ply: usize) {
-        while self.moves.len() <= ply + 1 {
-            self.moves.push(Vec::new());
-            self.keys.push(Vec::new());
-            self.pv.push(Vec::new());
-            self.killers.push([None, None]);
-            self.path.push(None);
-            self.skip.push(None);
-            self.static_evals.push(None);
-            self.piece_path.push(None);
+        while self.stack.len() <= ply + 1 {
+            self.stack.push(Ply::new());
         }
+    }
+
+    /// Returns the buffers a node at `ply` took out of its entry, so the next node there reuses
+    /// their memory instead of allocating.
+    #[inline]
+    pub(super) fn put_back(&mut self, ply: usize, moves: Vec<G::Move>, keys: Vec<(i64, u16)>) {
+        let entry = &mut self.stack[ply];
+        entry.moves = moves;
+        entry.keys = keys;
     }
 
     #[inline]

@@ -35,13 +35,13 @@ fn main() {
         return;
     }
     let opts = match Options::parse(&args) {
-        Ok(o) => o,
-        Err(e) if e == "help" => {
+        Ok(Some(o)) => o,
+        Ok(None) => {
             println!("{USAGE}");
             return;
         }
         Err(e) => {
-            eprintln!("error: {e}\n\n{USAGE}");
+            eprintln!("error: {e:#}\n\n{USAGE}");
             std::process::exit(2);
         }
     };
@@ -80,7 +80,8 @@ struct Options {
 }
 
 impl Options {
-    fn parse(args: &[String]) -> Result<Options, String> {
+    /// The options `args` give; None when they ask for the help.
+    fn parse(args: &[String]) -> anyhow::Result<Option<Options>> {
         let mut o = Options {
             parts: Vec::new(),
             runs: 5,
@@ -91,10 +92,10 @@ impl Options {
         };
         let mut it = args.iter();
         while let Some(a) = it.next() {
-            let mut number = |name: &str| -> Result<u32, String> {
+            let mut number = |name: &str| -> anyhow::Result<u32> {
                 it.next()
                     .and_then(|v| v.parse().ok())
-                    .ok_or_else(|| format!("{name} needs a number"))
+                    .ok_or_else(|| anyhow::anyhow!("{name} needs a number"))
             };
             match a.as_str() {
                 "--runs" => o.runs = number(a)?.max(1) as usize,
@@ -102,12 +103,12 @@ impl Options {
                 "--id-depth" => o.id_depth = number(a)?.clamp(1, 40),
                 "--smp-depth" => o.smp_depth = number(a)?.clamp(1, 40),
                 "--smp-tt-mb" => o.smp_tt_mb = number(a)?.max(1) as usize,
-                "-h" | "--help" => return Err("help".into()),
+                "-h" | "--help" => return Ok(None),
                 "ttt" | "perft" | "id" | "smp" => o.parts.push(a.clone()),
-                other => return Err(format!("unknown argument '{other}'")),
+                other => anyhow::bail!("unknown argument '{other}'"),
             }
         }
-        Ok(o)
+        Ok(Some(o))
     }
 
     fn has(&self, part: &str) -> bool {

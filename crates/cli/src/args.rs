@@ -144,13 +144,13 @@ pub fn open_game(game: &str, eval: Option<&str>) -> Result<Box<dyn Session>> {
 
 /// Reads a table size in MiB, 1 to [`duel_engine::HASH_MAX_MB`] (UCI's `Hash` has the same
 /// range).
-pub fn hash_mb(text: &str) -> Result<usize, String> {
+pub fn hash_mb(text: &str) -> Result<usize> {
     match text.trim().parse::<usize>() {
         Ok(n) if (1..=duel_engine::HASH_MAX_MB).contains(&n) => Ok(n),
-        _ => Err(format!(
+        _ => anyhow::bail!(
             "'{text}' is not a table size: an integer from 1 to {} (MiB)",
             duel_engine::HASH_MAX_MB
-        )),
+        ),
     }
 }
 
@@ -158,7 +158,7 @@ pub fn hash_mb(text: &str) -> Result<usize, String> {
 const MAX_SECONDS: f64 = 1e9;
 
 /// Reads a duration: a number with a unit, `ms`, `s` or `m` (`500ms`, `2s`, `1.5s`, `1m`).
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
+pub fn parse_duration(text: &str) -> Result<Duration> {
     let t = text.trim();
     let split = t
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
@@ -168,39 +168,29 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
         "ms" => 0.001,
         "s" => 1.0,
         "m" | "min" => 60.0,
-        "" => {
-            return Err(format!(
-                "'{text}' has no unit: write e.g. 500ms, 2s, 1.5s or 1m"
-            ))
-        }
-        u => {
-            return Err(format!(
-                "unknown time unit '{u}' in '{text}': use ms, s or m"
-            ))
-        }
+        "" => anyhow::bail!("'{text}' has no unit: write e.g. 500ms, 2s, 1.5s or 1m"),
+        u => anyhow::bail!("unknown time unit '{u}' in '{text}': use ms, s or m"),
     };
-    let value: f64 = num
-        .parse()
-        .map_err(|_| format!("'{text}' is not a time: write e.g. 500ms, 2s, 1.5s or 1m"))?;
+    let Ok(value) = num.parse::<f64>() else {
+        anyhow::bail!("'{text}' is not a time: write e.g. 500ms, 2s, 1.5s or 1m");
+    };
     let secs = value * scale;
     if secs <= 0.0 {
-        return Err(format!("time '{text}' must be more than zero"));
+        anyhow::bail!("time '{text}' must be more than zero");
     }
     // A billion seconds is over thirty years: beyond it a limit is a typo, and beyond about
     // 1.8e19 seconds it would not fit in a Duration at all.
     if secs > MAX_SECONDS {
-        return Err(format!(
-            "time '{text}' is too long: at most {MAX_SECONDS:.0} s (about 31 years)"
-        ));
+        anyhow::bail!("time '{text}' is too long: at most {MAX_SECONDS:.0} s (about 31 years)");
     }
     Ok(Duration::from_secs_f64(secs))
 }
 
 /// An engine option, `NAME=VALUE`.
-pub fn parse_option(text: &str) -> Result<(String, String), String> {
+pub fn parse_option(text: &str) -> Result<(String, String)> {
     match text.split_once('=') {
         Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.trim().to_string())),
-        _ => Err(format!("'{text}' is not NAME=VALUE")),
+        _ => anyhow::bail!("'{text}' is not NAME=VALUE"),
     }
 }
 
@@ -240,21 +230,22 @@ mod tests {
 
     #[test]
     fn durations() {
-        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
-        assert_eq!(parse_duration("2s"), Ok(Duration::from_secs(2)));
-        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
-        assert_eq!(parse_duration("1m"), Ok(Duration::from_secs(60)));
+        let ok = |t| parse_duration(t).unwrap();
+        assert_eq!(ok("500ms"), Duration::from_millis(500));
+        assert_eq!(ok("2s"), Duration::from_secs(2));
+        assert_eq!(ok("1.5s"), Duration::from_millis(1500));
+        assert_eq!(ok("1m"), Duration::from_secs(60));
         for bad in ["", "2", "x", "2h", "0s", "-1s", "1..5s", "ms"] {
             assert!(parse_duration(bad).is_err(), "{bad}");
         }
-        let e = parse_duration("99999999999999999999s").unwrap_err();
+        let e = parse_duration("99999999999999999999s")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("too long"), "{e}");
         assert!(parse_duration("0ms")
             .unwrap_err()
+            .to_string()
             .contains("more than zero"));
-        assert_eq!(
-            parse_duration("1000000000s"),
-            Ok(Duration::from_secs(1_000_000_000))
-        );
+        assert_eq!(ok("1000000000s"), Duration::from_secs(1_000_000_000));
     }
 }

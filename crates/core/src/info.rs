@@ -4,6 +4,7 @@
 //! front end reads the rest from here, so adding a game touches its own crate and that line.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::solve::{QuickSolve, Solution, SolveError, SolveLimits, SolveProgress};
 use crate::{Evaluator, Game, SearchProfile, Side};
@@ -19,7 +20,7 @@ pub trait EvaluatorVisitor<G: Game> {
 }
 
 /// Why an evaluator could not be made.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum EvaluatorError {
     /// The name is not one the game has.
     #[error("unknown evaluator '{name}' for {game} (known evaluators: {known})")]
@@ -40,14 +41,42 @@ pub enum EvaluatorError {
         eval: String,
     },
     /// The weights file could not be read or is not one.
+    // `reason` is not the error's `source`: the message already says it, and front ends that
+    // print the chain of sources would say it twice.
     #[error("evaluator file '{path}': {reason}")]
     File {
         /// The path as given.
         path: String,
-        /// Why it was refused.
-        reason: String,
+        /// Why it was refused: the game's own error (chess: `duel_chess::nnue::NetError`),
+        /// which `downcast_ref` recovers.
+        reason: Arc<dyn std::error::Error + Send + Sync>,
     },
 }
+
+/// Errors are equal when they say the same: a file's reason is compared by its message, as
+/// the game's error type is not known here.
+impl PartialEq for EvaluatorError {
+    fn eq(&self, other: &Self) -> bool {
+        use EvaluatorError::*;
+        match (self, other) {
+            (
+                Unknown { game, name, known },
+                Unknown {
+                    game: g,
+                    name: n,
+                    known: k,
+                },
+            ) => (game, name, known) == (g, n, k),
+            (NoFile { game, eval }, NoFile { game: g, eval: e }) => (game, eval) == (g, e),
+            (File { path, reason }, File { path: p, reason: r }) => {
+                path == p && reason.to_string() == r.to_string()
+            }
+            _ => false,
+        }
+    }
+}
+
+impl Eq for EvaluatorError {}
 
 impl EvaluatorError {
     /// `name` is not one of `G`'s evaluators.
@@ -56,6 +85,14 @@ impl EvaluatorError {
             game: G::NAME,
             name: name.to_string(),
             known: G::EVALUATORS.join(", "),
+        }
+    }
+
+    /// The file at `path` was refused for `reason`.
+    pub fn file(path: &Path, reason: impl std::error::Error + Send + Sync + 'static) -> Self {
+        EvaluatorError::File {
+            path: path.display().to_string(),
+            reason: Arc::new(reason),
         }
     }
 

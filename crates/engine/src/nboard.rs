@@ -20,7 +20,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Instant;
 
-use duel_core::{Game, Score};
+use duel_core::{Game, MoveError, Score};
 use duel_othello::{parse_ggf, solver, Move, Othello, Pattern, Solver};
 use duel_protocol::nboard::{parse, Command, Reply};
 use duel_search::{Limits, SearchConfig, Searcher, TtError};
@@ -151,6 +151,15 @@ fn pv_text(pv: &[Move]) -> String {
         .concat()
 }
 
+/// A move of a `set game` that cannot be played where it comes.
+#[derive(Debug, thiserror::Error)]
+#[error("move {index} of the game: {reason}")]
+struct GameMoveError {
+    /// Its number in the game, from 1.
+    index: usize,
+    reason: MoveError,
+}
+
 /// The loop's state.
 struct Session {
     opts: NboardOptions,
@@ -254,12 +263,14 @@ impl Session {
         }));
     }
 
-    fn set_position(&mut self, start: Othello, moves: Vec<Move>) -> Result<(), String> {
+    fn set_position(&mut self, start: Othello, moves: Vec<Move>) -> Result<(), GameMoveError> {
         let mut pos = start.clone();
         for (i, &mv) in moves.iter().enumerate() {
-            let text = mv.to_string();
-            pos.parse_move(&text)
-                .map_err(|e| format!("move {} of the game: {e}", i + 1))?;
+            pos.parse_move(&mv.to_string())
+                .map_err(|reason| GameMoveError {
+                    index: i + 1,
+                    reason,
+                })?;
             pos.play(mv);
         }
         self.start = start;

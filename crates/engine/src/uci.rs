@@ -233,15 +233,40 @@ struct Uci {
     switches: Vec<&'static str>,
 }
 
+/// Why a `setoption` was refused; the message goes to the GUI as an `info string`.
+#[derive(Debug, thiserror::Error)]
+enum OptionError {
+    /// A check option's value is neither `true` nor `false`.
+    #[error("option '{name}' takes true or false, not '{value}'")]
+    NotCheck { name: String, value: String },
+    /// A spin option's value is no integer within its range.
+    #[error("option '{name}' takes an integer from {min} to {max}, not '{value}'")]
+    NotSpin {
+        name: String,
+        min: i64,
+        max: i64,
+        value: String,
+    },
+    /// The table of the size asked for cannot be had; the old one stays.
+    #[error("option 'Hash': {reason}; the table stays at {kept} MiB")]
+    Hash { reason: EngineError, kept: usize },
+    /// No option of this name.
+    #[error("no such option '{0}'")]
+    Unknown(String),
+    /// The session refused the value (an evaluator, its file, a switch).
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+}
+
 /// A check option's value: `true` or `false` (in any case), else an error naming the option.
-fn check_value(name: &str, value: Option<&str>) -> Result<bool, String> {
+fn check_value(name: &str, value: Option<&str>) -> Result<bool, OptionError> {
     match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
         Some("true") => Ok(true),
         Some("false") => Ok(false),
-        v => Err(format!(
-            "option '{name}' takes true or false, not '{}'",
-            v.unwrap_or("")
-        )),
+        v => Err(OptionError::NotCheck {
+            name: name.to_string(),
+            value: v.unwrap_or("").to_string(),
+        }),
     }
 }
 
@@ -392,10 +417,10 @@ impl Uci {
     }
 
     /// Sets a switch (`UCI_Chess960`) from its option value.
-    fn set_switch(&mut self, name: &'static str, value: Option<&str>) -> Result<(), String> {
+    fn set_switch(&mut self, name: &'static str, value: Option<&str>) -> Result<(), OptionError> {
         let on = check_value(name, value)?;
         if let Some(s) = self.session.as_mut() {
-            s.set_switch(name, on).map_err(|e| e.to_string())?;
+            s.set_switch(name, on)?;
         }
         self.switches.retain(|&s| s != name);
         if on {
@@ -451,31 +476,33 @@ impl Uci {
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let key = name.to_ascii_lowercase();
-        let spin = |min: i64, max: i64| -> Result<i64, String> {
+        let spin = |min: i64, max: i64| -> Result<i64, OptionError> {
             let v = value.unwrap_or("").trim();
             match v.parse::<i64>() {
                 Ok(n) if (min..=max).contains(&n) => Ok(n),
-                _ => Err(format!(
-                    "option '{name}' takes an integer from {min} to {max}, not '{v}'"
-                )),
+                _ => Err(OptionError::NotSpin {
+                    name: name.to_string(),
+                    min,
+                    max,
+                    value: v.to_string(),
+                }),
             }
         };
-        let result: Result<(), String> = match key.as_str() {
+        let result: Result<(), OptionError> = match key.as_str() {
             "hash" => spin(1, HASH_MAX).and_then(|n| {
-                self.with_config(|c| c.tt_mb = n as usize).map_err(|e| {
-                    format!(
-                        "option 'Hash': {e}; the table stays at {} MiB",
-                        self.hash_mb()
-                    )
-                })
+                self.with_config(|c| c.tt_mb = n as usize)
+                    .map_err(|reason| OptionError::Hash {
+                        reason,
+                        kept: self.hash_mb(),
+                    })
             }),
             "threads" => spin(1, THREADS_MAX).and_then(|n| {
                 self.with_config(|c| c.threads = n as usize)
-                    .map_err(|e| e.to_string())
+                    .map_err(Into::into)
             }),
             "multipv" => spin(1, MULTIPV_MAX).and_then(|n| {
                 self.with_config(|c| c.multipv = n as usize)
-                    .map_err(|e| e.to_string())
+                    .map_err(Into::into)
             }),
             "move overhead" => spin(0, OVERHEAD_MAX).map(|n| {
                 self.overhead = Duration::from_millis(n as u64);
@@ -488,15 +515,17 @@ impl Uci {
                 }
                 Ok(())
             }
-            "evaluator" => self.set_evaluator(value.unwrap_or("")),
-            "evalfile" => self.set_eval_file(value.unwrap_or("").trim()),
+            "evaluator" => self.set_evaluator(value.unwrap_or("")).map_err(Into::into),
+            "evalfile" => self
+                .set_eval_file(value.unwrap_or("").trim())
+                .map_err(Into::into),
             _ => match self
                 .session
                 .as_ref()
                 .and_then(|s| s.switches().iter().find(|s| s.eq_ignore_ascii_case(name)))
             {
                 Some(&switch) => self.set_switch(switch, value),
-                None => Err(format!("no such option '{name}'")),
+                None => Err(OptionError::Unknown(name.to_string())),
             },
         };
         if let Err(e) = result {
@@ -524,7 +553,7 @@ impl Uci {
     }
 
     /// A new session with another evaluator, keeping the options and the position.
-    fn set_evaluator(&mut self, name: &str) -> Result<(), String> {
+    fn set_evaluator(&mut self, name: &str) -> Result<(), EngineError> {
         let Some(old) = self.session.as_ref() else {
             return Ok(());
         };
@@ -532,27 +561,22 @@ impl Uci {
             .eval_file
             .as_deref()
             .filter(|_| name.trim().eq_ignore_ascii_case("net"));
-        let fresh = open_with(self.opts.game, Some(name), file).map_err(|e| e.to_string())?;
-        let mut fresh = self.switched(fresh);
-        fresh
-            .set_config(old.config().clone())
-            .map_err(|e| e.to_string())?;
-        fresh
-            .set_position(&old.position(), &[])
-            .map_err(|e| e.to_string())?;
+        let mut fresh = self.switched(open_with(self.opts.game, Some(name), file)?);
+        fresh.set_config(old.config().clone())?;
+        fresh.set_position(&old.position(), &[])?;
         self.session = Some(fresh);
         Ok(())
     }
 
     /// Reads the net file now, so a bad one is named at once and the last good one kept; the
     /// evaluator `net` uses it from here on.
-    fn set_eval_file(&mut self, value: &str) -> Result<(), String> {
+    fn set_eval_file(&mut self, value: &str) -> Result<(), EngineError> {
         let path = match value {
             "" | EVAL_FILE_BUILT_IN | "<empty>" => None,
             v => Some(std::path::PathBuf::from(v)),
         };
         if let Some(p) = &path {
-            open_with(self.opts.game, Some("net"), Some(p)).map_err(|e| e.to_string())?;
+            open_with(self.opts.game, Some("net"), Some(p))?;
         }
         self.eval_file = path;
         match self.session.as_ref().map(|s| s.evaluator()) {

@@ -103,7 +103,11 @@ fn root_move_values<G: Game, E: Evaluator<G>>(
 }
 
 /// Checks every algorithm against Minimax on one position.
-pub fn check_all<G: Game, E: Evaluator<G>>(pos: &G, eval: &E, depth: u32) -> Result<(), String> {
+pub fn check_all<G: Game, E: Evaluator<G>>(
+    pos: &G,
+    eval: &E,
+    depth: u32,
+) -> Result<(), TestCaseError> {
     if pos.outcome().is_some() {
         return Ok(());
     }
@@ -115,50 +119,50 @@ pub fn check_all<G: Game, E: Evaluator<G>>(pos: &G, eval: &E, depth: u32) -> Res
         .map(|(m, _)| m)
         .collect();
     if best_moves.is_empty() {
-        return Err(format!(
+        return Err(TestCaseError::fail(format!(
             "no root move reaches the minimax value {}",
             minimax.value
-        ));
+        )));
     }
     let text = pos.to_text();
     for algo in Reference::ALL {
         let r = algo.search(pos, eval, depth, opts);
         if r.value != minimax.value {
-            return Err(format!(
+            return Err(TestCaseError::fail(format!(
                 "{text} d{depth}: {} {} != minimax {}",
                 algo.name(),
                 r.value,
                 minimax.value
-            ));
+            )));
         }
         if !r.best.is_some_and(|m| best_moves.contains(&m)) {
-            return Err(format!(
+            return Err(TestCaseError::fail(format!(
                 "{text} d{depth}: {} chose {:?}, not a minimax-best move",
                 algo.name(),
                 r.best
-            ));
+            )));
         }
         if r.stats.nodes > minimax.stats.nodes {
-            return Err(format!(
+            return Err(TestCaseError::fail(format!(
                 "{text} d{depth}: {} visited more nodes than minimax",
                 algo.name()
-            ));
+            )));
         }
     }
     for (name, config) in exact_configs() {
         let mut s = Searcher::new(eval.clone(), config);
         let r = s.search(pos, &Limits::depth(depth), |_| {});
         if r.value != minimax.value {
-            return Err(format!(
+            return Err(TestCaseError::fail(format!(
                 "{text} d{depth}: {name} {} != minimax {}",
                 r.value, minimax.value
-            ));
+            )));
         }
         if !r.best.is_some_and(|m| best_moves.contains(&m)) {
-            return Err(format!(
+            return Err(TestCaseError::fail(format!(
                 "{text} d{depth}: {name} chose {:?}, not a minimax-best move",
                 r.best
-            ));
+            )));
         }
     }
     Ok(())
@@ -170,7 +174,7 @@ proptest! {
     #[test]
     fn tictactoe_all_algorithms_agree(seed in any::<u64>(), plies in 0usize..7, depth in 1u32..6) {
         let pos: TicTacToe = random_position(seed, plies);
-        prop_assert_eq!(check_all(&pos, &OpenLines, depth), Ok(()));
+        check_all(&pos, &OpenLines, depth)?;
     }
 
     #[test]
@@ -178,7 +182,7 @@ proptest! {
         let pos: Connect4 = random_position(seed, plies);
         // The exact hook would answer near the end of the game where Minimax sees a horizon.
         let eval = Threats::heuristic_only();
-        prop_assert_eq!(check_all(&pos, &eval, depth), Ok(()));
+        check_all(&pos, &eval, depth)?;
     }
 }
 
@@ -190,7 +194,7 @@ fn check_multipv<G: Game, E: Evaluator<G>>(
     eval: &E,
     depth: u32,
     k: usize,
-) -> Result<(), String> {
+) -> Result<(), TestCaseError> {
     if pos.outcome().is_some() {
         return Ok(());
     }
@@ -209,19 +213,25 @@ fn check_multipv<G: Game, E: Evaluator<G>>(
     let k = k.min(want.len());
     let expect_lines = if k > 1 { k } else { 0 };
     if got.len() != expect_lines || (k > 1 && got[..] != want[..k]) {
-        return Err(format!(
+        return Err(TestCaseError::fail(format!(
             "{}: lines {got:?}, want the best {k} of {want:?}",
             pos.to_text()
-        ));
+        )));
     }
     if k > 1 && (r.lines[0].0 != r.value || r.lines[0].1 != r.pv) {
-        return Err(format!("{}: first line is not the result", pos.to_text()));
+        return Err(TestCaseError::fail(format!(
+            "{}: first line is not the result",
+            pos.to_text()
+        )));
     }
     let mut firsts: Vec<_> = r.lines.iter().map(|l| l.1[0]).collect();
     firsts.sort_by_key(|m| format!("{m:?}"));
     firsts.dedup();
     if firsts.len() != r.lines.len() {
-        return Err(format!("{}: a root move appears twice", pos.to_text()));
+        return Err(TestCaseError::fail(format!(
+            "{}: a root move appears twice",
+            pos.to_text()
+        )));
     }
     Ok(())
 }
@@ -232,13 +242,13 @@ proptest! {
     #[test]
     fn tictactoe_multipv(seed in any::<u64>(), plies in 0usize..6, depth in 1u32..6, k in 1usize..10) {
         let pos: TicTacToe = random_position(seed, plies);
-        prop_assert_eq!(check_multipv(&pos, &OpenLines, depth, k), Ok(()));
+        check_multipv(&pos, &OpenLines, depth, k)?;
     }
 
     #[test]
     fn connect4_multipv(seed in any::<u64>(), plies in 0usize..30, depth in 1u32..5, k in 1usize..8) {
         let pos: Connect4 = random_position(seed, plies);
-        prop_assert_eq!(check_multipv(&pos, &Threats::heuristic_only(), depth, k), Ok(()));
+        check_multipv(&pos, &Threats::heuristic_only(), depth, k)?;
     }
 }
 
@@ -251,7 +261,7 @@ fn check_search_among<G: Game, E: Evaluator<G>>(
     depth: u32,
     mask: u32,
     k: usize,
-) -> Result<(), String> {
+) -> Result<(), TestCaseError> {
     if pos.outcome().is_some() {
         return Ok(());
     }
@@ -279,13 +289,16 @@ fn check_search_among<G: Game, E: Evaluator<G>>(
     let r = s.search_among(pos, &Limits::depth(depth), &among, |_| {});
     let text = pos.to_text();
     if r.value != want {
-        return Err(format!(
+        return Err(TestCaseError::fail(format!(
             "{text} d{depth}: value {:?}, want {want:?}",
             r.value
-        ));
+        )));
     }
     if !r.best.is_some_and(|m| among.contains(&m)) {
-        return Err(format!("{text}: best {:?} outside {among:?}", r.best));
+        return Err(TestCaseError::fail(format!(
+            "{text}: best {:?} outside {among:?}",
+            r.best
+        )));
     }
     let expect_lines = if k.min(among.len()) > 1 {
         k.min(among.len())
@@ -293,7 +306,10 @@ fn check_search_among<G: Game, E: Evaluator<G>>(
         0
     };
     if r.lines.len() != expect_lines || r.lines.iter().any(|l| !among.contains(&l.1[0])) {
-        return Err(format!("{text}: lines {:?} for {among:?}", r.lines));
+        return Err(TestCaseError::fail(format!(
+            "{text}: lines {:?} for {among:?}",
+            r.lines
+        )));
     }
     Ok(())
 }
@@ -304,13 +320,13 @@ proptest! {
     #[test]
     fn tictactoe_search_among(seed in any::<u64>(), plies in 0usize..6, depth in 1u32..5, mask in any::<u32>(), k in 1usize..4) {
         let pos: TicTacToe = random_position(seed, plies);
-        prop_assert_eq!(check_search_among(&pos, &OpenLines, depth, mask, k), Ok(()));
+        check_search_among(&pos, &OpenLines, depth, mask, k)?;
     }
 
     #[test]
     fn connect4_search_among(seed in any::<u64>(), plies in 0usize..30, depth in 1u32..5, mask in any::<u32>(), k in 1usize..4) {
         let pos: Connect4 = random_position(seed, plies);
-        prop_assert_eq!(check_search_among(&pos, &Threats::heuristic_only(), depth, mask, k), Ok(()));
+        check_search_among(&pos, &Threats::heuristic_only(), depth, mask, k)?;
     }
 }
 

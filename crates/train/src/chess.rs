@@ -309,18 +309,51 @@ pub struct Record {
     pub line: usize,
 }
 
+/// A record line that cannot be read: its number, the line and what is wrong with it.
+#[derive(Debug, thiserror::Error)]
+#[error("line {line}: {problem}: {text}")]
+pub struct RecordError {
+    /// The line number, from 1.
+    pub line: usize,
+    /// The line.
+    pub text: String,
+    /// What is wrong with it.
+    pub problem: RecordProblem,
+}
+
+/// What is wrong with a record line.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordProblem {
+    #[error("expected FEN;result")]
+    NoResult,
+    #[error("expected at most three fields, FEN;result;value")]
+    TooManyFields,
+    #[error("the value must be centipawns within ±{SCORE_CLAMP}")]
+    Value,
+    #[error("a result of ? needs a value")]
+    NoValue,
+    #[error("the result must be 1, 0.5, 0 or ?")]
+    Result,
+    #[error("{0}")]
+    Position(duel_core::PositionError),
+}
+
 /// The records of `text`'s non-blank lines, `FEN;result` or `FEN;result;value`; an error
 /// names the line and what is wrong with it.
-pub fn records(text: &str) -> impl Iterator<Item = Result<Record, String>> + '_ {
+pub fn records(text: &str) -> impl Iterator<Item = Result<Record, RecordError>> + '_ {
     text.lines()
         .enumerate()
         .filter(|(_, line)| !line.trim().is_empty())
         .map(|(n, line)| {
             let line = line.trim();
-            let err = |what: &str| format!("line {}: {what}: {line}", n + 1);
+            let err = |problem| RecordError {
+                line: n + 1,
+                text: line.to_string(),
+                problem,
+            };
             let mut fields = line.split(';');
             let (Some(fen), Some(result)) = (fields.next(), fields.next()) else {
-                return Err(err("expected FEN;result"));
+                return Err(err(RecordProblem::NoResult));
             };
             let value = match fields.next() {
                 None => None,
@@ -329,21 +362,21 @@ pub fn records(text: &str) -> impl Iterator<Item = Result<Record, String>> + '_ 
                         .parse::<i16>()
                         .ok()
                         .filter(|v| i32::from(v.abs()) <= SCORE_CLAMP)
-                        .ok_or_else(|| err("the value must be centipawns within ±2000"))?,
+                        .ok_or_else(|| err(RecordProblem::Value))?,
                 ),
             };
             if fields.next().is_some() {
-                return Err(err("expected at most three fields, FEN;result;value"));
+                return Err(err(RecordProblem::TooManyFields));
             }
             let result = match result.trim() {
                 "1" => Some(1.0),
                 "0.5" => Some(0.5),
                 "0" => Some(0.0),
                 "?" if value.is_some() => None,
-                "?" => return Err(err("a result of ? needs a value")),
-                _ => return Err(err("the result must be 1, 0.5, 0 or ?")),
+                "?" => return Err(err(RecordProblem::NoValue)),
+                _ => return Err(err(RecordProblem::Result)),
             };
-            let pos = Chess::from_text(fen.trim()).map_err(|e| err(&e.to_string()))?;
+            let pos = Chess::from_text(fen.trim()).map_err(|e| err(RecordProblem::Position(e)))?;
             Ok(Record {
                 pos,
                 result,
@@ -351,6 +384,17 @@ pub fn records(text: &str) -> impl Iterator<Item = Result<Record, String>> + '_ 
                 line: n + 1,
             })
         })
+}
+
+/// Why a data set for the Strong fit was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum DatasetError {
+    /// A line that is no record.
+    #[error(transparent)]
+    Record(#[from] RecordError),
+    /// A record without a game result.
+    #[error("line {0}: the Strong fit needs a game result, not ?")]
+    NoResult(usize),
 }
 
 /// Labelled positions with their features computed once: the fit only ever needs these.
@@ -392,7 +436,7 @@ impl Dataset {
 
     /// Reads `FEN;result` or `FEN;result;value` lines ([`records`]); every line needs a game
     /// result.
-    pub fn parse(text: &str) -> Result<Dataset, String> {
+    pub fn parse(text: &str) -> Result<Dataset, DatasetError> {
         let mut d = Dataset::default();
         let mut scratch = Vec::new();
         for record in records(text) {
@@ -403,9 +447,7 @@ impl Dataset {
                 line,
             } = record?;
             let Some(result) = result else {
-                return Err(format!(
-                    "line {line}: the Strong fit needs a game result, not ?"
-                ));
+                return Err(DatasetError::NoResult(line));
             };
             d.push(&pos, result, &mut scratch);
             if let Some(s) = d.samples.last_mut() {
@@ -883,7 +925,9 @@ mod tests {
             Dataset::parse(&format!("{fen};1;20;3")).is_err(),
             "four fields"
         );
-        let e = Dataset::parse(&format!("{fen};?;20")).unwrap_err();
+        let e = Dataset::parse(&format!("{fen};?;20"))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("needs a game result"), "{e}");
     }
 

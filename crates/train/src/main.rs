@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
+use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use duel_othello::{Pattern, Textbook};
 
@@ -269,32 +270,32 @@ enum Command {
     },
 }
 
-fn load_chess_weights(path: &PathBuf) -> Result<duel_chess::strong::Weights, String> {
+fn load_chess_weights(path: &PathBuf) -> Result<duel_chess::strong::Weights> {
     let text =
-        std::fs::read_to_string(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
-    duel_chess::strong::Weights::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    duel_chess::strong::Weights::parse(&text).with_context(|| path.display().to_string())
 }
 
-fn load_net(path: &std::path::Path) -> Result<duel_chess::nnue::Network, String> {
-    duel_chess::nnue::Network::read(path).map_err(|e| format!("{}: {e}", path.display()))
+fn load_net(path: &std::path::Path) -> Result<duel_chess::nnue::Network> {
+    duel_chess::nnue::Network::read(path).with_context(|| path.display().to_string())
 }
 
-fn load_pattern(weights: Option<&PathBuf>) -> Result<Pattern, String> {
+fn load_pattern(weights: Option<&PathBuf>) -> Result<Pattern> {
     match weights {
         None => Ok(Pattern::default()),
         Some(path) => {
             let bytes =
-                std::fs::read(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
-            Pattern::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+                std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+            Pattern::from_bytes(&bytes).with_context(|| path.display().to_string())
         }
     }
 }
 
 /// The files' text, one after the other, each ending its last line.
-fn read_all(files: &[PathBuf]) -> Result<String, String> {
+fn read_all(files: &[PathBuf]) -> Result<String> {
     let mut text = String::new();
     for f in files {
-        let t = std::fs::read_to_string(f).map_err(|e| format!("reading {}: {e}", f.display()))?;
+        let t = std::fs::read_to_string(f).with_context(|| format!("reading {}", f.display()))?;
         text.push_str(&t);
         if !text.ends_with('\n') {
             text.push('\n');
@@ -304,11 +305,9 @@ fn read_all(files: &[PathBuf]) -> Result<String, String> {
 }
 
 /// Refuses a data set too small to learn from; reports its size.
-fn enough(positions: usize, start: Instant) -> Result<(), String> {
+fn enough(positions: usize, start: Instant) -> Result<()> {
     if positions < 10 {
-        return Err(format!(
-            "data: {positions} positions are too few to learn from"
-        ));
+        bail!("data: {positions} positions are too few to learn from");
     }
     eprintln!(
         "{positions} positions read in {:.1} s",
@@ -318,13 +317,13 @@ fn enough(positions: usize, start: Instant) -> Result<(), String> {
 }
 
 /// Opens a generation run's output to append records to (runs add to one file).
-fn open_for_append(out: &Path) -> Result<BufWriter<std::fs::File>, String> {
+fn open_for_append(out: &Path) -> Result<BufWriter<std::fs::File>> {
     std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(out)
         .map(BufWriter::new)
-        .map_err(|e| format!("opening {}: {e}", out.display()))
+        .with_context(|| format!("opening {}", out.display()))
 }
 
 /// Flushes a generation run's output and says what it wrote, or names the write that failed.
@@ -335,10 +334,10 @@ fn report_written<N: std::fmt::Display>(
     out: &Path,
     from: &str,
     start: Instant,
-) -> Result<(), String> {
+) -> Result<()> {
     let n = n
         .and_then(|n| w.flush().map(|()| n))
-        .map_err(|e| format!("writing {}: {e}", out.display()))?;
+        .with_context(|| format!("writing {}", out.display()))?;
     println!(
         "{from}, {n} positions in {:.1} s -> {}",
         start.elapsed().as_secs_f64(),
@@ -347,7 +346,7 @@ fn report_written<N: std::fmt::Display>(
     Ok(())
 }
 
-fn run(cli: Cli) -> Result<(), String> {
+fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Gen {
             out,
@@ -364,7 +363,7 @@ fn run(cli: Cli) -> Result<(), String> {
             endgame_random_percent,
         } => {
             if min_random_plies > max_random_plies {
-                return Err("--min-random-plies is above --max-random-plies".into());
+                bail!("--min-random-plies is above --max-random-plies");
             }
             let cfg = GenConfig {
                 games,
@@ -408,7 +407,7 @@ fn run(cli: Cli) -> Result<(), String> {
             let mut records = Vec::new();
             for f in &files {
                 let mut r =
-                    data::read_records(f).map_err(|e| format!("reading {}: {e}", f.display()))?;
+                    data::read_records(f).with_context(|| format!("reading {}", f.display()))?;
                 records.append(&mut r);
             }
             let cfg = fit::FitConfig {
@@ -420,15 +419,15 @@ fn run(cli: Cli) -> Result<(), String> {
             let (pattern, summary) = fit::fit(&records, &cfg);
             print!("{summary}");
             std::fs::write(&out, pattern.to_bytes())
-                .map_err(|e| format!("writing {}: {e}", out.display()))?;
+                .with_context(|| format!("writing {}", out.display()))?;
             println!("wrote {}", out.display());
         }
         Command::Speed {
             data: file,
             weights,
         } => {
-            let records = data::read_records(&file)
-                .map_err(|e| format!("reading {}: {e}", file.display()))?;
+            let records =
+                data::read_records(&file).with_context(|| format!("reading {}", file.display()))?;
             let pattern = load_pattern(weights.as_ref())?;
             print!("{}", matches::speed(&records, &pattern));
         }
@@ -444,7 +443,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 eprintln!("{line}")
             });
             print!("{result}");
-            std::io::stdout().flush().map_err(|e| e.to_string())?;
+            std::io::stdout().flush()?;
         }
         Command::ChessGen {
             eval,
@@ -457,11 +456,11 @@ fn run(cli: Cli) -> Result<(), String> {
             net,
         } => {
             if nodes == 0 || threads == 0 {
-                return Err("--nodes and --threads must be at least 1".into());
+                bail!("--nodes and --threads must be at least 1");
             }
             let net = net.as_deref().map(load_net).transpose()?;
             if weights.is_some() && matches!(eval, ChessEval::Pst) {
-                return Err("--weights goes with --eval strong".into());
+                bail!("--weights goes with --eval strong");
             }
             let mut w = open_for_append(&out)?;
             let start = Instant::now();
@@ -511,10 +510,9 @@ fn run(cli: Cli) -> Result<(), String> {
                 || lambda < 0.0
                 || !(0.0..=1.0).contains(&value_weight)
             {
-                return Err(
+                bail!(
                     "need --valid-percent below 100, --epochs at least 1, a positive --learning-rate and a \
                      --lambda of 0 or more, a --value-weight from 0 to 1"
-                        .into(),
                 );
             }
             let init = match &init {
@@ -523,7 +521,7 @@ fn run(cli: Cli) -> Result<(), String> {
             };
             let start = Instant::now();
             let text = read_all(&files)?;
-            let mut data = chess::Dataset::parse(&text).map_err(|e| format!("data: {e}"))?;
+            let mut data = chess::Dataset::parse(&text).context("data")?;
             enough(data.len(), start)?;
             let cfg = chess::FitConfig {
                 valid_percent,
@@ -541,7 +539,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 r.k
             );
             std::fs::write(&out, r.weights.to_text(&header))
-                .map_err(|e| format!("writing {}: {e}", out.display()))?;
+                .with_context(|| format!("writing {}", out.display()))?;
             println!(
                 "wrote {} in {:.1} s",
                 out.display(),
@@ -560,15 +558,14 @@ fn run(cli: Cli) -> Result<(), String> {
             net,
         } => {
             if nodes == 0 || threads == 0 || every == 0 || variations == 0 {
-                return Err(
-                    "--nodes, --threads, --every and --variations must be at least 1".into(),
-                );
+                bail!("--nodes, --threads, --every and --variations must be at least 1");
             }
             // The whole record is checked, as the trainer will read it, not the FEN alone.
             let roots = chess::records(&read_all(&files)?)
                 .step_by(every)
-                .map(|r| r.map(|r| r.pos).map_err(|e| format!("data: {e}")))
-                .collect::<Result<Vec<_>, String>>()?;
+                .map(|r| r.map(|r| r.pos))
+                .collect::<Result<Vec<_>, _>>()
+                .context("data")?;
             let net = net.as_deref().map(load_net).transpose()?;
             let mut w = open_for_append(&out)?;
             let start = Instant::now();
@@ -616,16 +613,16 @@ fn run(cli: Cli) -> Result<(), String> {
         } => {
             let positive = |x: f32| x.is_finite() && x > 0.0;
             if !(1..=duel_chess::nnue::MAX_BUCKETS).contains(&buckets) {
-                return Err(format!(
+                bail!(
                     "--buckets {buckets}: 1 to {} are possible",
                     duel_chess::nnue::MAX_BUCKETS
-                ));
+                );
             }
             if !duel_chess::nnue::KING_BUCKETS.contains(&king_buckets) {
-                return Err(format!(
+                bail!(
                     "--king-buckets {king_buckets}: {:?} are possible",
                     duel_chess::nnue::KING_BUCKETS
-                ));
+                );
             }
             if valid_percent >= 100
                 || epochs == 0
@@ -637,11 +634,10 @@ fn run(cli: Cli) -> Result<(), String> {
                 || !(0.0..=1.0).contains(&drop)
                 || !(0.0..=1.0).contains(&value_weight)
             {
-                return Err(
+                bail!(
                     "need --valid-percent below 100, --epochs, --batch and --threads at least 1, a \
                      positive --learning-rate and --k, and --drop-at, --drop and --value-weight \
                      from 0 to 1"
-                        .into(),
                 );
             }
             let base = if residual {
@@ -652,17 +648,17 @@ fn run(cli: Cli) -> Result<(), String> {
             let init = match &init {
                 None => None,
                 Some(p) => {
-                    let net = duel_chess::nnue::Network::read(p)
-                        .map_err(|e| format!("--init {}: {e}", p.display()))?;
+                    let init = || format!("--init {}", p.display());
+                    let net = duel_chess::nnue::Network::read(p).with_context(init)?;
                     let start = nnue::FloatNet::start_from(&net, buckets, king_buckets, base)
-                        .map_err(|e| format!("--init {}: {e}", p.display()))?;
+                        .with_context(init)?;
                     Some(start)
                 }
             };
             let start = Instant::now();
             let text = read_all(&files)?;
-            let data = nnue::NetData::parse(&text, k, value_weight, base, mirror)
-                .map_err(|e| format!("data: {e}"))?;
+            let data =
+                nnue::NetData::parse(&text, k, value_weight, base, mirror).context("data")?;
             std::mem::drop(text);
             enough(data.len(), start)?;
             let cfg = nnue::NetConfig {
@@ -684,9 +680,9 @@ fn run(cli: Cli) -> Result<(), String> {
                 Some(f) => {
                     let t = read_all(std::slice::from_ref(f))?;
                     let v = nnue::NetData::parse(&t, k, value_weight, base, false)
-                        .map_err(|e| format!("{}: {e}", f.display()))?;
+                        .with_context(|| f.display().to_string())?;
                     if v.is_empty() {
-                        return Err(format!("{}: no positions to validate on", f.display()));
+                        bail!("{}: no positions to validate on", f.display());
                     }
                     Some(v)
                 }
@@ -700,7 +696,7 @@ fn run(cli: Cli) -> Result<(), String> {
             );
             print!("{}", r.summary);
             std::fs::write(&out, r.net.to_bytes())
-                .map_err(|e| format!("writing {}: {e}", out.display()))?;
+                .with_context(|| format!("writing {}", out.display()))?;
             println!(
                 "wrote {} in {:.1} s",
                 out.display(),
@@ -714,7 +710,7 @@ fn run(cli: Cli) -> Result<(), String> {
             weights,
         } => {
             if nodes == 0 || openings == 0 {
-                return Err("--nodes and --openings must be at least 1".into());
+                bail!("--nodes and --openings must be at least 1");
             }
             let w = match &weights {
                 Some(p) => load_chess_weights(p)?,
@@ -722,7 +718,7 @@ fn run(cli: Cli) -> Result<(), String> {
             };
             let result = chess::play_match(w, nodes, openings, seed, |line| eprintln!("{line}"));
             print!("{result}");
-            std::io::stdout().flush().map_err(|e| e.to_string())?;
+            std::io::stdout().flush()?;
         }
     }
     Ok(())
@@ -732,7 +728,7 @@ fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("duel-train: {e}");
+            eprintln!("duel-train: {e:#}");
             ExitCode::FAILURE
         }
     }

@@ -10,7 +10,7 @@ use duel_chess::nnue::{
 };
 use duel_chess::{Chess, Strong};
 
-use crate::chess::{records, Record};
+use crate::chess::{records, Record, RecordError};
 use duel_core::Evaluator;
 use duel_core::SplitMix64;
 
@@ -62,7 +62,7 @@ impl NetData {
         value_weight: f32,
         base: Base,
         mirror: bool,
-    ) -> Result<NetData, String> {
+    ) -> Result<NetData, RecordError> {
         let mut d = NetData {
             base: (base == Base::Strong).then(Strong::default),
             ..NetData::default()
@@ -284,25 +284,24 @@ impl FloatNet {
         buckets: usize,
         king_buckets: usize,
         base: Base,
-    ) -> Result<FloatNet, String> {
+    ) -> Result<FloatNet, InitError> {
         if net.buckets() != buckets || net.base() != base {
-            return Err(format!(
-                "a net of {} output buckets on base {:?}, where the training asks for {buckets} \
-                 on base {base:?} (--buckets, --residual)",
-                net.buckets(),
-                net.base(),
-            ));
+            return Err(InitError::Shape {
+                buckets: net.buckets(),
+                base: net.base(),
+                want_buckets: buckets,
+                want_base: base,
+            });
         }
         let mut float = FloatNet::from_network(net);
         if net.king_buckets() == king_buckets {
             return Ok(float);
         }
         if net.king_buckets() != 1 {
-            return Err(format!(
-                "a net of {} king buckets, where the training asks for {king_buckets} \
-                 (--king-buckets; only a net of one can start a training of more)",
-                net.king_buckets()
-            ));
+            return Err(InitError::KingBuckets {
+                have: net.king_buckets(),
+                want: king_buckets,
+            });
         }
         let rows = std::mem::take(&mut float.ft_w);
         float.set_rows(rows, king_buckets);
@@ -480,6 +479,28 @@ impl FloatNet {
         )
         .expect("the float net has the integer net's shape")
     }
+}
+
+/// Why a net cannot start a training (`--init`).
+#[derive(Debug, thiserror::Error)]
+pub enum InitError {
+    /// Its output buckets or base are not the training's.
+    #[error(
+        "a net of {buckets} output buckets on base {base:?}, where the training asks for \
+         {want_buckets} on base {want_base:?} (--buckets, --residual)"
+    )]
+    Shape {
+        buckets: usize,
+        base: Base,
+        want_buckets: usize,
+        want_base: Base,
+    },
+    /// Its king buckets cannot become the training's.
+    #[error(
+        "a net of {have} king buckets, where the training asks for {want} \
+         (--king-buckets; only a net of one can start a training of more)"
+    )]
+    KingBuckets { have: usize, want: usize },
 }
 
 /// Training settings.
@@ -819,10 +840,12 @@ mod tests {
         assert_eq!(float.quantise(shipped.base()), *shipped);
         // A training of another shape is refused by name.
         let err = FloatNet::start_from(shipped, shipped.buckets() + 1, kings, shipped.base())
-            .expect_err("another bucket count");
+            .expect_err("another bucket count")
+            .to_string();
         assert!(err.contains("output buckets"), "{err}");
         let err = FloatNet::start_from(shipped, shipped.buckets(), kings, Base::Strong)
-            .expect_err("another base");
+            .expect_err("another base")
+            .to_string();
         assert!(err.contains("Strong"), "{err}");
         let mut data = NetData::default();
         let positions = random_positions(200, 9);
@@ -869,7 +892,8 @@ mod tests {
             assert_eq!(net.evaluate(pos.board()), shipped.evaluate(pos.board()));
         }
         let err = FloatNet::start_from(&net, net.buckets(), 1, net.base())
-            .expect_err("four king buckets cannot start one");
+            .expect_err("four king buckets cannot start one")
+            .to_string();
         assert!(err.contains("king buckets"), "{err}");
 
         // A short training on the positions' material moves the buckets apart.
@@ -978,8 +1002,9 @@ mod tests {
                 "FEN",
             ),
         ] {
-            let e =
-                NetData::parse(&format!("{ok}\n{line}"), 1.2, 0.5, Base::None, false).unwrap_err();
+            let e = NetData::parse(&format!("{ok}\n{line}"), 1.2, 0.5, Base::None, false)
+                .unwrap_err()
+                .to_string();
             assert!(e.starts_with("line 3:") && e.contains(what), "{line}: {e}");
         }
     }

@@ -56,10 +56,7 @@ impl GameInfo for Chess {
     ) -> Result<V::Output, EvaluatorError> {
         match (name, file) {
             ("net", Some(path)) => {
-                let net = Network::read(path).map_err(|reason| EvaluatorError::File {
-                    path: path.display().to_string(),
-                    reason,
-                })?;
+                let net = Network::read(path).map_err(|e| EvaluatorError::file(path, e))?;
                 Ok(visitor.visit(Net::new(net)))
             }
             ("net", _) => Ok(visitor.visit(Net::default())),

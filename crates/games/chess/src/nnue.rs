@@ -45,6 +45,9 @@ pub const QA: i32 = 255;
 /// multiplies 16-bit lanes: at 64 the rounding moved values by 4 cp on average; the sum here
 /// is taken in 64 bits instead.
 pub const QB: i32 = 1024;
+/// The largest output weight, either way: `screlu_dot` sums sixteen output terms in 32 bits,
+/// which holds only below twice [`QB`].
+pub const MAX_OUT_WEIGHT: i32 = 2 * QB - 1;
 /// Centipawns per unit of the network's output.
 pub const CP_SCALE: i32 = 400;
 
@@ -111,6 +114,71 @@ pub enum Base {
     Strong = 1,
 }
 
+/// Why a net file or a net's parts were refused: each names what this build expected.
+#[derive(Debug, thiserror::Error)]
+pub enum NetError {
+    /// The file could not be read.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    /// The file does not start as a duel net file does.
+    #[error("not a duel net file (it must start with \"duelnnue\")")]
+    NotANet,
+    /// A file version this build does not read.
+    #[error("net file version {0}, this build reads versions 1 to {VERSION_KINGS}")]
+    Version(u32),
+    /// The file ends inside its header.
+    #[error("net file of {0} bytes, too short for its version's header")]
+    ShortHeader(usize),
+    /// Another hidden size than this build's.
+    #[error("net of {0} hidden units, this build has {HIDDEN}")]
+    Hidden(u32),
+    /// An output bucket count out of range.
+    #[error("net of {0} output buckets: 1 to {MAX_BUCKETS} are possible")]
+    OutputBuckets(usize),
+    /// A king bucket count out of [`KING_BUCKETS`].
+    #[error("net of {0} king buckets: {KING_BUCKETS:?} are possible")]
+    KingBuckets(usize),
+    /// The file's length is not what its header announces.
+    #[error(
+        "net file of {bytes} bytes, a net of {HIDDEN} hidden units, {buckets} output buckets \
+         and {king_buckets} king buckets has {size}"
+    )]
+    Length {
+        /// The file's length.
+        bytes: usize,
+        /// Its output buckets.
+        buckets: usize,
+        /// Its king buckets.
+        king_buckets: usize,
+        /// The length those make.
+        size: usize,
+    },
+    /// A base this build does not know.
+    #[error("net file base {0}: 0 (none) and 1 (strong) are known")]
+    Base(u32),
+    /// Feature weights that are no whole number of king buckets' sets.
+    #[error(
+        "net of {len} feature weights: {} (one set per king bucket, {KING_BUCKETS:?} buckets) \
+         are possible",
+        KING_BUCKETS.map(|k| (k * INPUTS * HIDDEN).to_string()).join(" or ")
+    )]
+    FeatureWeights {
+        /// The feature weights given.
+        len: usize,
+    },
+    /// Layers of other sizes than the bucket counts make.
+    #[error("a net of this build has {want:?} weights per layer, these parts have {got:?}")]
+    Shape {
+        /// The feature weights, feature biases and output weights expected.
+        want: [usize; 3],
+        /// Those given.
+        got: [usize; 3],
+    },
+    /// An output weight too large for the integer sums.
+    #[error("output weight {0} is out of range: duel's nets keep them within ±{MAX_OUT_WEIGHT}")]
+    OutputWeight(i16),
+}
+
 /// The net shipped with duel.
 static DEFAULT_NET: &[u8] = include_bytes!("../nets/default.nnue");
 
@@ -172,40 +240,30 @@ impl Network {
         ft_bias: Vec<i16>,
         out_weights: Vec<i16>,
         out_bias: Vec<i32>,
-    ) -> Result<Network, String> {
+    ) -> Result<Network, NetError> {
         let buckets = out_bias.len();
         if !(1..=MAX_BUCKETS).contains(&buckets) {
-            return Err(format!(
-                "a net of {buckets} output buckets: 1 to {MAX_BUCKETS} are possible"
-            ));
+            return Err(NetError::OutputBuckets(buckets));
         }
         // The king buckets are as many as the feature weights have sets of rows.
         let king_buckets = ft_weights.len() / (INPUTS * HIDDEN);
         if !KING_BUCKETS.contains(&king_buckets) {
-            return Err(format!(
-                "a net of {} feature weights: {} (one set per king bucket, {KING_BUCKETS:?} \
-                 buckets) are possible",
-                ft_weights.len(),
-                KING_BUCKETS
-                    .map(|k| k * INPUTS * HIDDEN)
-                    .map(|n| n.to_string())
-                    .join(" or "),
-            ));
+            return Err(NetError::FeatureWeights {
+                len: ft_weights.len(),
+            });
         }
         let want = [king_buckets * INPUTS * HIDDEN, HIDDEN, buckets * 2 * HIDDEN];
         let got = [ft_weights.len(), ft_bias.len(), out_weights.len()];
         if want != got {
-            return Err(format!(
-                "a net of this build has {want:?} weights per layer, these parts have {got:?}"
-            ));
+            return Err(NetError::Shape { want, got });
         }
         // `screlu_dot` sums sixteen output terms in 32 bits, which holds only below this bound
         // (the trainer clips below it); past it the value would wrap silently.
-        if let Some(w) = out_weights.iter().find(|w| i32::from(**w).abs() >= 2 * QB) {
-            return Err(format!(
-                "output weight {w} is out of range: duel's nets keep them within ±{}",
-                2 * QB - 1
-            ));
+        if let Some(&w) = out_weights
+            .iter()
+            .find(|w| i32::from(**w).abs() > MAX_OUT_WEIGHT)
+        {
+            return Err(NetError::OutputWeight(w));
         }
         static NEXT_ID: AtomicU64 = AtomicU64::new(0);
         Ok(Network {
@@ -250,9 +308,9 @@ impl Network {
     /// (little-endian u32; version 1 has no bucket count and one bucket, version 2 no king
     /// bucket count and one king bucket), then the feature weights, feature biases and output
     /// weights as little-endian i16 and the output biases as i32.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
         if bytes.len() < 20 || &bytes[..8] != MAGIC {
-            return Err("not a duel net file (it must start with \"duelnnue\")".to_string());
+            return Err(NetError::NotANet);
         }
         let word = |at: usize| {
             u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
@@ -262,46 +320,33 @@ impl Network {
             1 => (1, 1, 20),
             VERSION if bytes.len() >= 24 => (word(20) as usize, 1, 24),
             VERSION_KINGS if bytes.len() >= 28 => (word(20) as usize, word(24) as usize, 28),
-            VERSION | VERSION_KINGS => return Err(format!("net file of {} bytes", bytes.len())),
-            _ => {
-                return Err(format!(
-                    "net file version {version}, this build reads versions 1 to {VERSION_KINGS}"
-                ))
-            }
+            VERSION | VERSION_KINGS => return Err(NetError::ShortHeader(bytes.len())),
+            _ => return Err(NetError::Version(version)),
         };
         if hidden as usize != HIDDEN {
-            return Err(format!(
-                "net of {hidden} hidden units, this build has {HIDDEN}"
-            ));
+            return Err(NetError::Hidden(hidden));
         }
         if !(1..=MAX_BUCKETS).contains(&buckets) {
-            return Err(format!(
-                "net of {buckets} output buckets: 1 to {MAX_BUCKETS} are possible"
-            ));
+            return Err(NetError::OutputBuckets(buckets));
         }
         if !KING_BUCKETS.contains(&king_buckets) {
-            return Err(format!(
-                "net of {king_buckets} king buckets: {KING_BUCKETS:?} are possible"
-            ));
+            return Err(NetError::KingBuckets(king_buckets));
         }
         // `file_bytes` counts the header its own version writes.
         let own_header = if king_buckets == 1 { 24 } else { 28 };
         let size = file_bytes(buckets, king_buckets) - own_header + header;
         if bytes.len() != size {
-            return Err(format!(
-                "net file of {} bytes, a net of {HIDDEN} hidden units, {buckets} output \
-                 buckets and {king_buckets} king buckets has {size}",
-                bytes.len()
-            ));
+            return Err(NetError::Length {
+                bytes: bytes.len(),
+                buckets,
+                king_buckets,
+                size,
+            });
         }
         let base = match base {
             0 => Base::None,
             1 => Base::Strong,
-            b => {
-                return Err(format!(
-                    "net file base {b}: 0 (none) and 1 (strong) are known"
-                ))
-            }
+            b => return Err(NetError::Base(b)),
         };
         let mut at = header;
         let mut take = |n: usize| -> Vec<i16> {
@@ -320,9 +365,8 @@ impl Network {
     }
 
     /// Reads a net file from disk: why it cannot be read, or [`Network::from_bytes`]'s reason.
-    pub fn read(path: &std::path::Path) -> Result<Network, String> {
-        let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
-        Network::from_bytes(&bytes)
+    pub fn read(path: &std::path::Path) -> Result<Network, NetError> {
+        Network::from_bytes(&std::fs::read(path)?)
     }
 
     /// The net file's bytes, in the current version ([`Network::from_bytes`] reads them

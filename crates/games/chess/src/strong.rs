@@ -721,6 +721,49 @@ pub fn feature_name(index: usize) -> String {
     }
 }
 
+/// The largest weight [`Weights::parse`] takes, either way.
+pub const MAX_WEIGHT: i32 = 10_000;
+
+/// Why a weights text was refused; each names the line it found wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WeightsError {
+    /// A line that is not three fields.
+    #[error("line {line}: expected `name mg eg`: {text}")]
+    Form {
+        /// The line number, from 1.
+        line: usize,
+        /// The line.
+        text: String,
+    },
+    /// A name that is no feature.
+    #[error("line {line}: unknown feature {name}")]
+    Unknown {
+        /// The line number, from 1.
+        line: usize,
+        /// The name as given.
+        name: String,
+    },
+    /// A weight that is no integer within ±[`MAX_WEIGHT`].
+    #[error("line {line}: bad weight {text} (an integer within ±{MAX_WEIGHT})")]
+    Weight {
+        /// The line number, from 1.
+        line: usize,
+        /// The weight as given.
+        text: String,
+    },
+    /// A feature given a second time.
+    #[error("line {line}: {name} given twice")]
+    Twice {
+        /// The line number, from 1.
+        line: usize,
+        /// The feature.
+        name: String,
+    },
+    /// A feature given no weight.
+    #[error("no weight for {0}")]
+    Missing(String),
+}
+
 /// The weights: a (middlegame, endgame) pair per feature, in centipawns.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Weights {
@@ -774,7 +817,7 @@ impl Weights {
 
     /// Reads `name mg eg` lines (blank lines and `#` comments skipped). Every feature must be
     /// given exactly once.
-    pub fn parse(text: &str) -> Result<Weights, String> {
+    pub fn parse(text: &str) -> Result<Weights, WeightsError> {
         let index: std::collections::HashMap<String, usize> =
             (0..N_FEATURES).map(|i| (feature_name(i), i)).collect();
         let mut w = Weights::zero();
@@ -784,26 +827,37 @@ impl Weights {
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
+            let n = n + 1;
             let parts: Vec<&str> = line.split_whitespace().collect();
             let [name, mg, eg] = parts[..] else {
-                return Err(format!("line {}: expected `name mg eg`: {line}", n + 1));
+                return Err(WeightsError::Form {
+                    line: n,
+                    text: line.to_string(),
+                });
             };
-            let &i = index
-                .get(name)
-                .ok_or_else(|| format!("line {}: unknown feature {name}", n + 1))?;
+            let &i = index.get(name).ok_or_else(|| WeightsError::Unknown {
+                line: n,
+                name: name.to_string(),
+            })?;
             let num = |s: &str| {
                 s.parse::<i32>()
                     .ok()
-                    .filter(|v| v.abs() <= 10_000)
-                    .ok_or_else(|| format!("line {}: bad weight {s}", n + 1))
+                    .filter(|v| v.abs() <= MAX_WEIGHT)
+                    .ok_or_else(|| WeightsError::Weight {
+                        line: n,
+                        text: s.to_string(),
+                    })
             };
             if std::mem::replace(&mut seen[i], true) {
-                return Err(format!("line {}: {name} given twice", n + 1));
+                return Err(WeightsError::Twice {
+                    line: n,
+                    name: name.to_string(),
+                });
             }
             w.w[i] = [num(mg)?, num(eg)?];
         }
         if let Some(i) = seen.iter().position(|s| !s) {
-            return Err(format!("no weight for {}", feature_name(i)));
+            return Err(WeightsError::Missing(feature_name(i)));
         }
         Ok(w)
     }

@@ -99,7 +99,7 @@ fn the_net_is_scaled_in_the_drawn_endings() {
 
 #[test]
 fn net_files_round_trip_and_bad_files_are_named() {
-    let err = |b: &[u8]| Network::from_bytes(b).unwrap_err();
+    let err = |b: &[u8]| Network::from_bytes(b).unwrap_err().to_string();
     let net = Network::shipped();
     let bytes = net.to_bytes();
     assert_eq!(bytes.len(), file_bytes(net.buckets(), net.king_buckets()));
@@ -145,7 +145,7 @@ fn net_files_round_trip_and_bad_files_are_named() {
         vec![0; 3],
         vec![0],
     );
-    assert!(parts.unwrap_err().contains("weights per layer"));
+    assert!(parts.unwrap_err().to_string().contains("weights per layer"));
     let parts = Network::from_parts(
         Base::None,
         vec![0; INPUTS * HIDDEN],
@@ -153,7 +153,7 @@ fn net_files_round_trip_and_bad_files_are_named() {
         vec![],
         vec![],
     );
-    assert!(parts.unwrap_err().contains("0 output buckets"));
+    assert!(parts.unwrap_err().to_string().contains("0 output buckets"));
     let mut out = vec![0; 2 * HIDDEN];
     out[7] = i16::MIN;
     let parts = Network::from_parts(
@@ -163,7 +163,10 @@ fn net_files_round_trip_and_bad_files_are_named() {
         out,
         vec![0],
     );
-    assert!(parts.unwrap_err().contains("output weight -32768"));
+    assert!(parts
+        .unwrap_err()
+        .to_string()
+        .contains("output weight -32768"));
 }
 
 /// A net over Strong adds to Strong's value; a net of zeros adds nothing.
@@ -258,7 +261,7 @@ fn identical_king_buckets_give_the_one_bucket_values() {
     }
     let mut other = bytes.clone();
     other[24..28].copy_from_slice(&3u32.to_le_bytes());
-    let e = Network::from_bytes(&other).unwrap_err();
+    let e = Network::from_bytes(&other).unwrap_err().to_string();
     assert!(e.contains("3 king buckets"), "{e}");
     let e = Network::from_parts(
         one.base(),
@@ -267,7 +270,8 @@ fn identical_king_buckets_give_the_one_bucket_values() {
         out_w.to_vec(),
         out_b.to_vec(),
     )
-    .unwrap_err();
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("king bucket"), "{e}");
 }
 

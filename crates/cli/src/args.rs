@@ -218,10 +218,9 @@ fn chess960_start(start: &str) -> Result<String> {
             ),
         }
     };
-    let board = duel_chess::cozy_chess::Board::chess960_startpos(n);
-    Ok(duel_core::Game::to_text(&duel_chess::Chess::from_board(
-        board,
-    )))
+    Ok(duel_core::Game::to_text(
+        &duel_chess::Chess::chess960_start(n),
+    ))
 }
 
 #[cfg(test)]

@@ -10,7 +10,9 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::time::Instant;
 
-use duel_chess::strong::{feature_name, features, phase, Weights, N_FEATURES, PHASE_MAX};
+use duel_chess::strong::{
+    feature_name, features, phase, pst_feature, Weights, N_FEATURES, PHASE_MAX,
+};
 use duel_chess::{is_noisy, Chess, Pst, Strong};
 use duel_core::{Evaluator, Game, Outcome, Side, SplitMix64};
 use duel_search::engine::{Limits, SearchConfig, Searcher};
@@ -701,10 +703,7 @@ fn recentre(data: &Dataset, train: &[Sample], w: &mut [f64]) {
         let mut groups: Vec<(Vec<usize>, bool)> = Vec::new();
         let squares: Vec<usize> = (0..64)
             .filter(|&sq| p != 0 || (8..56).contains(&sq))
-            .filter_map(|sq| {
-                let name = format!("pst.{piece}.{}", duel_chess::cozy_chess::Square::index(sq));
-                index(&name)
-            })
+            .map(|sq| pst_feature(p, sq))
             .collect();
         groups.push((squares, false));
         let mobility: Vec<usize> = (0..N_FEATURES)

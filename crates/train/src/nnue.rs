@@ -4,15 +4,15 @@
 //! same sigmoid and K as the Strong fit, so the net's centipawns are on the scale the search's
 //! margins were tuned for.
 
-use duel_chess::cozy_chess::{Board, Color, Piece};
 use duel_chess::nnue::{
-    input_index, output_bucket, view_king_buckets, Base, Network, CP_SCALE, HIDDEN, INPUTS, QA, QB,
+    king_squares, output_bucket, position_from_inputs, view_king_buckets, white_inputs, Base,
+    Network, CP_SCALE, HIDDEN, INPUTS, QA, QB,
 };
 use duel_chess::{Chess, Strong};
 
 use crate::chess::{records, Record, RecordError};
-use duel_core::Evaluator;
 use duel_core::SplitMix64;
+use duel_core::{Evaluator, Game, Side};
 
 /// The trainer keeps every weight within this bound, so the integer net's products fit
 /// (see `Network::screlu_dot`).
@@ -55,7 +55,7 @@ impl NetData {
     /// line without a value keeps its result, a line with `?` for a result takes σ(K·value).
     /// With `base`, the net learns what is left once Strong's value is added. With `mirror`,
     /// each position in which neither side may castle is also added mirrored left to right
-    /// ([`mirrored`]).
+    /// ([`Chess::file_mirror`]).
     pub fn parse(
         text: &str,
         k: f32,
@@ -78,8 +78,8 @@ impl NetData {
                 (None, Some(v)) => v,
                 (None, None) => unreachable!("records refuses ? without a value"),
             };
-            d.push(pos.board(), label, result.unwrap_or(f32::NAN));
-            if let Some(m) = mirror.then(|| mirrored(pos.board())).flatten() {
+            d.push(&pos, label, result.unwrap_or(f32::NAN));
+            if let Some(m) = mirror.then(|| pos.file_mirror()).flatten() {
                 d.push(&m, label, result.unwrap_or(f32::NAN));
             }
         }
@@ -87,23 +87,14 @@ impl NetData {
     }
 
     /// Adds a position with its label and game result for White.
-    pub fn push(&mut self, board: &Board, white_label: f32, white_result: f32) {
+    pub fn push(&mut self, pos: &Chess, white_label: f32, white_result: f32) {
         let start = self.inputs.len() as u32;
-        for color in [Color::White, Color::Black] {
-            for piece in Piece::ALL {
-                for sq in board.colored_pieces(color, piece) {
-                    let i = input_index(Color::White, color, piece as usize, sq as usize);
-                    self.inputs.push(i as u16);
-                }
-            }
-        }
-        let white_to_move = board.side_to_move() == Color::White;
-        let kings = [Color::White, Color::Black].map(|c| board.king(c) as u8);
+        self.inputs.extend(white_inputs(pos).map(|i| i as u16));
+        let white_to_move = pos.side_to_move() == Side::First;
+        let kings = king_squares(pos).map(|sq| sq as u8);
         let base = match &self.base {
             None => 0.0,
-            Some(strong) => {
-                strong.evaluate(&Chess::from_board(board.clone())) as f32 / CP_SCALE as f32
-            }
+            Some(strong) => strong.evaluate(pos) as f32 / CP_SCALE as f32,
         };
         self.samples.push(NetSample {
             base,
@@ -137,28 +128,6 @@ impl NetData {
     fn inputs(&self, s: &NetSample) -> &[u16] {
         &self.inputs[s.start as usize..s.start as usize + usize::from(s.len)]
     }
-}
-
-/// The board mirrored left to right (files a and h swapped), when neither side may castle:
-/// chess is symmetric that way except for castling, so the mirror is worth what the board is
-/// worth, a second position for each one searched. (The net sees no en-passant square, and
-/// the mirror keeps none.)
-fn mirrored(board: &Board) -> Option<Board> {
-    let no_castling = [Color::White, Color::Black].iter().all(|&c| {
-        let r = board.castle_rights(c);
-        r.short.is_none() && r.long.is_none()
-    });
-    if !no_castling {
-        return None;
-    }
-    let mut b = duel_chess::cozy_chess::BoardBuilder::empty();
-    for sq in board.occupied() {
-        let piece = board.piece_on(sq)?;
-        let color = board.color_on(sq)?;
-        *b.square_mut(sq.flip_file()) = Some((piece, color));
-    }
-    b.side_to_move = board.side_to_move();
-    b.build().ok()
 }
 
 /// The same input from Black's view: colours swapped, board flipped.
@@ -573,10 +542,10 @@ fn quantised_loss(net: &Network, data: &NetData, samples: &[NetSample], k: f32) 
     for x in samples {
         // Every recorded position is legal, so this skips nothing; a sample that cannot be
         // rebuilt only leaves this check's mean.
-        let Some(board) = rebuild(data.inputs(x), x.white_to_move) else {
+        let Some(pos) = rebuild(data.inputs(x), x.white_to_move) else {
             continue;
         };
-        let v = net.evaluate(&board) as f32 + x.base * CP_SCALE as f32;
+        let v = net.evaluate(pos.board()) as f32 + x.base * CP_SCALE as f32;
         let e = expected(k, v) - x.target;
         total += f64::from(e * e);
         n += 1;
@@ -584,22 +553,9 @@ fn quantised_loss(net: &Network, data: &NetData, samples: &[NetSample], k: f32) 
     total / n.max(1) as f64
 }
 
-/// A board with the sample's pieces (no castling rights or en passant: the net sees neither).
-fn rebuild(inputs: &[u16], white_to_move: bool) -> Option<Board> {
-    let mut b = duel_chess::cozy_chess::BoardBuilder::empty();
-    for &i in inputs {
-        let i = usize::from(i);
-        let color = if i < 384 { Color::White } else { Color::Black };
-        let piece = Piece::index((i % 384) / 64);
-        let sq = duel_chess::cozy_chess::Square::index(i % 64);
-        *b.square_mut(sq) = Some((piece, color));
-    }
-    b.side_to_move = if white_to_move {
-        Color::White
-    } else {
-        Color::Black
-    };
-    b.build().ok()
+/// The position of a sample's pieces.
+fn rebuild(inputs: &[u16], white_to_move: bool) -> Option<Chess> {
+    position_from_inputs(inputs.iter().map(|&i| usize::from(i)), white_to_move)
 }
 
 /// What a training run reports.
@@ -766,12 +722,12 @@ mod tests {
         let mut data = NetData::default();
         for pos in &positions {
             let v = Material.evaluate(pos) as f32;
-            let white = if pos.board().side_to_move() == Color::White {
+            let white = if pos.side_to_move() == Side::First {
                 v
             } else {
                 -v
             };
-            data.push(pos.board(), expected(k, white), 0.5);
+            data.push(pos, expected(k, white), 0.5);
         }
         let cfg = NetConfig {
             epochs: 30,
@@ -801,9 +757,9 @@ mod tests {
         let first_held_out = data.len() * 9 / 10;
         let held_out = &data.samples[first_held_out..];
         for (x, pos) in held_out.iter().zip(&positions[first_held_out..]) {
-            let board = rebuild(data.inputs(x), x.white_to_move).expect("a legal position");
+            let rebuilt = rebuild(data.inputs(x), x.white_to_move).expect("a legal position");
             let float = r.float.forward(data.inputs(x), x, &mut s) * CP_SCALE as f32;
-            let int = r.net.evaluate(&board) as f32;
+            let int = r.net.evaluate(rebuilt.board()) as f32;
             let diff = (int - float).abs();
             total += diff;
             worst = worst.max(diff);
@@ -850,7 +806,7 @@ mod tests {
         let mut data = NetData::default();
         let positions = random_positions(200, 9);
         for pos in &positions {
-            data.push(pos.board(), 0.5, 0.5);
+            data.push(pos, 0.5, 0.5);
         }
         let mut s = Scratch::new();
         for (x, pos) in data.samples.iter().zip(&positions) {
@@ -900,12 +856,12 @@ mod tests {
         let mut data = NetData::default();
         for pos in &positions {
             let v = Material.evaluate(pos) as f32;
-            let white = if pos.board().side_to_move() == Color::White {
+            let white = if pos.side_to_move() == Side::First {
                 v
             } else {
                 -v
             };
-            data.push(pos.board(), expected(1.2, white), 0.5);
+            data.push(pos, expected(1.2, white), 0.5);
         }
         let cfg = NetConfig {
             epochs: 2,
@@ -975,10 +931,10 @@ mod tests {
         reflected.sort_unstable();
         inputs.sort_unstable();
         assert_eq!(reflected, inputs);
-        let board: Board = "3k4/6p1/8/8/8/8/1P6/3K3R b - - 0 1".parse().unwrap();
-        assert_eq!(mirrored(&mirrored(&board).unwrap()), Some(board.clone()));
-        let castling: Board = "r3k3/8/8/8/8/8/8/4K2R w Kq - 0 1".parse().unwrap();
-        assert_eq!(mirrored(&castling), None);
+        let pos = Chess::from_text("3k4/6p1/8/8/8/8/1P6/3K3R b - - 0 1").unwrap();
+        assert_eq!(pos.file_mirror().unwrap().file_mirror(), Some(pos.clone()));
+        let castling = Chess::from_text("r3k3/8/8/8/8/8/8/4K2R w Kq - 0 1").unwrap();
+        assert_eq!(castling.file_mirror(), None);
     }
 
     #[test]

@@ -48,6 +48,9 @@ pub mod strong;
 use cozy_chess::{get_pawn_attacks, Board, Color, File, GameStatus, Piece, Rank, Square};
 use duel_core::{Game, MoveError, Outcome, PositionError, Side, SplitMix64};
 
+// Only for `duel_engine::arena`, until it uses `Chess::chess960_start` and
+// `Chess::is_pawn_move`: no other crate names a `cozy-chess` type.
+#[doc(hidden)]
 pub use cozy_chess;
 pub use cozy_chess::Move;
 pub use eval::{is_noisy, Material, Pst, PIECE_VALUES};
@@ -101,6 +104,43 @@ impl Chess {
             search_root: usize::MAX,
             chess960: false,
         }
+    }
+
+    /// Chess960 start position number `n` (Scharnagl's numbering, 0 to 959; 518 is the
+    /// standard start), with Chess960 notation on ([`Chess::set_chess960`]).
+    ///
+    /// # Panics
+    ///
+    /// If `n` is 960 or more.
+    pub fn chess960_start(n: u32) -> Chess {
+        let mut pos = Chess::from_board(Board::chess960_startpos(n));
+        pos.set_chess960(true);
+        pos
+    }
+
+    /// Whether `mv` moves a pawn.
+    pub fn is_pawn_move(&self, mv: Move) -> bool {
+        self.board.pieces(Piece::Pawn).has(mv.from)
+    }
+
+    /// The position mirrored left to right (files a and h swapped), when neither side may
+    /// castle: chess is symmetric that way but for castling, so the mirror is worth what the
+    /// position is worth. Without history and without an en-passant square.
+    pub fn file_mirror(&self) -> Option<Chess> {
+        let b = &self.board;
+        let no_castling = [Color::White, Color::Black].iter().all(|&c| {
+            let r = b.castle_rights(c);
+            r.short.is_none() && r.long.is_none()
+        });
+        if !no_castling {
+            return None;
+        }
+        let mut m = cozy_chess::BoardBuilder::empty();
+        for sq in b.occupied() {
+            *m.square_mut(sq.flip_file()) = Some((b.piece_on(sq)?, b.color_on(sq)?));
+        }
+        m.side_to_move = b.side_to_move();
+        m.build().ok().map(Chess::from_board)
     }
 
     /// Switches Chess960 notation on or off: castling is then written, and must be given, as

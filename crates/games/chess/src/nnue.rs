@@ -30,7 +30,7 @@ use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
-use cozy_chess::{BitBoard, Color, Piece};
+use cozy_chess::{BitBoard, Board, Color, Piece};
 use duel_core::Evaluator;
 
 use crate::{Chess, Strong};
@@ -190,6 +190,52 @@ pub fn input_index(view: Color, color: Color, piece: usize, sq: usize) -> usize 
         Color::Black => (usize::from(color != Color::Black), sq ^ 56),
     };
     side * 384 + piece * 64 + sq
+}
+
+/// Every piece of `board` as (colour, piece, square), White's first, then by piece and square:
+/// the order the sums are built in.
+fn pieces_of(board: &Board) -> impl Iterator<Item = (Color, usize, usize)> + '_ {
+    [Color::White, Color::Black].into_iter().flat_map(move |c| {
+        Piece::ALL.into_iter().flat_map(move |p| {
+            board
+                .colored_pieces(c, p)
+                .into_iter()
+                .map(move |sq| (c, p as usize, sq as usize))
+        })
+    })
+}
+
+/// The White-view input of every piece of `pos` ([`input_index`] from White's side), in the
+/// order the sums are built in: what a trainer keeps of a position.
+pub fn white_inputs(pos: &Chess) -> impl Iterator<Item = usize> + '_ {
+    pieces_of(pos.board()).map(|(c, p, sq)| input_index(Color::White, c, p, sq))
+}
+
+/// The squares of White's king and of Black's (0 = a1), which pick the views' king buckets
+/// ([`view_king_buckets`]).
+pub fn king_squares(pos: &Chess) -> [usize; 2] {
+    [Color::White, Color::Black].map(|c| pos.board().king(c) as usize)
+}
+
+/// The position of the pieces of White-view `inputs` (as [`white_inputs`] gives them) with
+/// White or Black to move, without castling rights or an en-passant square, which the net
+/// does not see; None when that is no legal position.
+pub fn position_from_inputs(
+    inputs: impl IntoIterator<Item = usize>,
+    white_to_move: bool,
+) -> Option<Chess> {
+    let mut b = cozy_chess::BoardBuilder::empty();
+    for i in inputs {
+        let color = if i < 384 { Color::White } else { Color::Black };
+        let piece = Piece::index((i % 384) / 64);
+        *b.square_mut(cozy_chess::Square::index(i % 64)) = Some((piece, color));
+    }
+    b.side_to_move = if white_to_move {
+        Color::White
+    } else {
+        Color::Black
+    };
+    b.build().ok().map(Chess::from_board)
 }
 
 /// The quantised weights.
@@ -464,12 +510,8 @@ impl Network {
             board.king(Color::Black) as usize,
             self.king_buckets,
         );
-        for color in [Color::White, Color::Black] {
-            for piece in Piece::ALL {
-                for sq in board.colored_pieces(color, piece) {
-                    self.toggle(&mut acc, kings, color, piece as usize, sq as usize, true);
-                }
-            }
+        for (color, piece, sq) in pieces_of(board) {
+            self.toggle(&mut acc, kings, color, piece, sq, true);
         }
         acc
     }

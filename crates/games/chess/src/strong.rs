@@ -662,6 +662,12 @@ pub fn features(pos: &Chess, out: &mut Vec<(u16, i8)>) {
     );
 }
 
+/// The feature of piece `piece` (0 = pawn, ..., 5 = king) on square `sq` (0 = a1, seen from
+/// its own side) in the piece-square tables.
+pub fn pst_feature(piece: usize, sq: usize) -> usize {
+    PST + piece * 64 + sq
+}
+
 /// The human-readable name of feature `index` (as the weights file spells it).
 pub fn feature_name(index: usize) -> String {
     const MOB: [&str; 4] = ["knight", "bishop", "rook", "queen"];
@@ -809,7 +815,7 @@ impl Weights {
         }
         for p in 0..6 {
             for sq in 0..64 {
-                w.w[PST + p * 64 + sq] = hand_table(p, sq);
+                w.w[pst_feature(p, sq)] = hand_table(p, sq);
             }
         }
         w

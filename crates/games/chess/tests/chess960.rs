@@ -2,7 +2,8 @@
 //! (standard, Shredder-FEN, X-FEN), and castling written as the king taking its rook when the
 //! notation is on.
 
-use duel_chess::{cozy_chess::Board, parse_fen, pgn, Chess};
+use cozy_chess::Board;
+use duel_chess::{parse_fen, pgn, Chess};
 use duel_core::conformance::check_game;
 use duel_core::Game;
 
@@ -52,10 +53,8 @@ fn castling_field_forms() {
     let inner = "4k3/8/8/8/8/8/8/4K1RR w G - 0 1";
     let pos = Chess::from_text(inner).unwrap();
     assert_eq!(
-        pos.board()
-            .castle_rights(duel_chess::cozy_chess::Color::White)
-            .short,
-        Some(duel_chess::cozy_chess::File::G)
+        pos.board().castle_rights(cozy_chess::Color::White).short,
+        Some(cozy_chess::File::G)
     );
     assert_eq!(pos.to_text(), inner);
     let outer = "4k3/8/8/8/8/8/8/4K1RR w H - 0 1";
@@ -140,4 +139,18 @@ fn pgn_names_the_variant() {
     assert!(text.contains("1. O-O"), "{text}");
     let standard = pgn(&Chess::start(), &[], &[], &[], None, None);
     assert!(!standard.contains("Variant"), "{standard}");
+}
+
+/// Start 518 is the standard position; each number is Scharnagl's, in Chess960 notation.
+#[test]
+fn numbered_starts() {
+    let standard = Chess::chess960_start(518);
+    assert_eq!(standard.to_text(), duel_chess::START_FEN);
+    assert!(standard.is_chess960());
+    for n in [0, 1, 959] {
+        assert_eq!(
+            Chess::chess960_start(n).board(),
+            &Board::chess960_startpos(n)
+        );
+    }
 }

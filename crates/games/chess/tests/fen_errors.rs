@@ -1,7 +1,7 @@
 //! A refused FEN names the rule it breaks: one case per rule, and the forms that must still
 //! be accepted (the acceptance itself stays `cozy-chess`'s).
 
-use duel_chess::cozy_chess::FenParseError;
+use cozy_chess::FenParseError;
 use duel_chess::{parse_fen, Chess, FenError, START_FEN};
 use duel_core::{Game, SplitMix64};
 

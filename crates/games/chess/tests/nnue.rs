@@ -2,8 +2,8 @@
 //! errors, its knowledge of material, a net added to Strong, and the evaluator's search hooks.
 
 use duel_chess::nnue::{
-    file_bytes, king_bucket, output_bucket, Base, Network, CP_SCALE, HIDDEN, INPUTS, MAX_BUCKETS,
-    QA, QB,
+    file_bytes, king_bucket, king_squares, output_bucket, position_from_inputs, white_inputs, Base,
+    Network, CP_SCALE, HIDDEN, INPUTS, MAX_BUCKETS, QA, QB,
 };
 use duel_chess::{Chess, Net, Pst, Strong};
 use duel_core::{Evaluator, Game};
@@ -332,4 +332,29 @@ fn the_piece_count_picks_the_bucket() {
         let want = output_bucket(pieces, 8) as i32 * 10;
         assert_eq!(net.evaluate(pos.board()), want, "{}", pos.to_text());
     }
+}
+
+/// A position rebuilt from its White-view inputs has the same pieces, side to move and kings,
+/// so the net values it alike; a mirror left to right twice is the position again.
+#[test]
+fn inputs_rebuild_the_position() {
+    let net = Network::shipped();
+    for pos in positions().iter().step_by(25) {
+        let white = pos.side_to_move() == duel_core::Side::First;
+        let back = position_from_inputs(white_inputs(pos), white).expect("a legal position");
+        assert_eq!(
+            white_inputs(&back).collect::<Vec<_>>(),
+            white_inputs(pos).collect::<Vec<_>>()
+        );
+        assert_eq!(king_squares(&back), king_squares(pos));
+        assert_eq!(net.evaluate(back.board()), net.evaluate(pos.board()));
+        if let Some(m) = back.file_mirror() {
+            assert_eq!(m.file_mirror(), Some(back.clone()));
+        }
+    }
+    let e2e4 = Chess::start().parse_move("e2e4").unwrap();
+    let g1f3 = Chess::start().parse_move("g1f3").unwrap();
+    assert!(Chess::start().is_pawn_move(e2e4));
+    assert!(!Chess::start().is_pawn_move(g1f3));
+    assert_eq!(Chess::start().file_mirror(), None, "castling rights");
 }

@@ -113,7 +113,7 @@ fn structure_key_follows_the_pawns() {
             }
             let mv = moves[rng.below(moves.len())];
             let b = pos.board();
-            let pawns = b.pieces(duel_chess::cozy_chess::Piece::Pawn);
+            let pawns = b.pieces(cozy_chess::Piece::Pawn);
             let pawn_move = pawns.has(mv.from);
             // En passant empties a square other than `to`, but the mover is a pawn anyway.
             let takes_pawn = pawns.has(mv.to) && b.color_on(mv.to) != Some(b.side_to_move());

@@ -57,7 +57,7 @@ fn evaluation_is_features_times_weights() {
             }
             let white = blend(mg, eg, phase(&pos), eg_scales(pos.board()));
             assert_eq!(strong.white_value(&pos), white, "{}", pos.to_text());
-            let stm = if pos.board().side_to_move() == duel_chess::cozy_chess::Color::White {
+            let stm = if pos.board().side_to_move() == cozy_chess::Color::White {
                 white
             } else {
                 -white

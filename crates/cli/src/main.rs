@@ -101,9 +101,17 @@ a position refused as too far from the end among them.")]
         #[arg(long, value_name = "MB", default_value_t = 16, value_parser = args::hash_mb)]
         hash: usize,
     },
-    /// Play a chess match between duel (or any engine) and a UCI or xboard engine: balanced
-    /// openings, colours alternated, clocks kept, PGN saved, Elo with its 95% interval.
+    /// Play a match of any game between duel (in process, or any engine) and another player
+    /// (duel in process, or a UCI, xboard or NBoard engine): balanced openings, colours
+    /// alternated, clocks kept, games saved, Elo with its 95% interval; shards with --shard.
     Match(matches::MatchArgs),
+    /// Merge the result files of a match's shards (`duel match --shard K/N --results FILE`)
+    /// into the report of the whole match.
+    MatchMerge {
+        /// The shards' result files, one per shard.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<std::path::PathBuf>,
+    },
     /// Run a chess test suite (EPD with bm/am, e.g. data/chess/wac.epd) under one limit per
     /// position and count the positions solved.
     Suite(suite::SuiteArgs),
@@ -142,6 +150,7 @@ fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Compare(a) => commands::compare(&a, out),
         Command::Tree(a) => commands::tree(&a, out),
         Command::Match(a) => matches::play_match(&a, out),
+        Command::MatchMerge { files } => matches::merge(&files, out),
         Command::Suite(a) => suite::suite(&a, out),
         Command::Nboard { .. } | Command::Uci { .. } => {
             unreachable!("main runs the protocol loops itself")

@@ -1,44 +1,56 @@
-//! `duel match`: a chess match between two engines (duel itself by default as the first), from
-//! balanced random openings with colours alternated, every game saved as PGN, and the score as
-//! an Elo difference with its 95% interval.
+//! `duel match`: a match of any game between two players, duel in process
+//! (`duel:eval=pattern,nodes=2000`) or engines over UCI, xboard or NBoard, from balanced random
+//! openings with colours alternated, every game saved in the game's record format, and the
+//! score as an Elo difference with its 95% interval; `duel match-merge`: the report of a match
+//! played in shards, from the shards' result files.
 
 use std::io::Write;
+use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use duel_core::Game;
-use duel_engine::arena::{
-    random_openings, read_openings, run_match, EngineSpec, Protocol, Sprt, TimeControl, Verdict,
+use duel_arena::openings::{chess960_start, has_chess960};
+use duel_arena::player::{start_engine, Maker};
+use duel_arena::{
+    random_openings, run_match, DuelSpec, EngineSpec, GameOutcome, GameResult, MatchParams,
+    Protocol, RunResults, Schedule, Shard, Sprt, Standings, TimeControl, Verdict,
 };
-use duel_engine::{Limits, Session};
+use duel_core::GameInfo;
+use duel_engine::{GameVisitor, Limits, Session};
 
 use crate::args::{command_line, parse_option};
 
 /// Flags of `duel match`.
 #[derive(Debug, Args)]
 pub struct MatchArgs {
-    /// The opponent: its command line (e.g. `stockfish`, or `/usr/games/phalanx -r 0`).
-    #[arg(long, value_name = "CMD")]
+    /// The game (any of `duel games`).
+    #[arg(long, default_value = "chess")]
+    pub game: String,
+    /// The opponent: duel in this process, `duel` or `duel:KEY=VALUE,...` (eval, file, hash,
+    /// threads, nodes, depth, and search switches such as lmr=off), or an engine's command
+    /// line (`stockfish`, `/usr/games/phalanx -r 0`, `duel nboard`).
+    #[arg(long, value_name = "PLAYER")]
     pub second: String,
-    /// The opponent's protocol: uci or xboard.
-    #[arg(long, value_name = "PROTOCOL", default_value = "uci", value_parser = Protocol::parse)]
-    pub second_protocol: Protocol,
-    /// An option for the opponent, NAME=VALUE (repeatable), e.g. UCI_Elo=2400.
+    /// The opponent's protocol: uci, xboard or nboard [default: the game's, else uci].
+    #[arg(long, value_name = "PROTOCOL", value_parser = Protocol::parse)]
+    pub second_protocol: Option<Protocol>,
+    /// An option for the opponent engine, NAME=VALUE (repeatable), e.g. UCI_Elo=2400.
     #[arg(long = "second-option", value_name = "NAME=VALUE", value_parser = parse_option)]
     pub second_options: Vec<(String, String)>,
-    /// The first engine's command line (default: this duel, `duel uci`).
-    #[arg(long, value_name = "CMD")]
+    /// The first player, as --second [default: this duel over the game's protocol, `duel
+    /// uci` for chess, `duel nboard` for Othello; in process for games without one].
+    #[arg(long, value_name = "PLAYER")]
     pub first: Option<String>,
-    /// The first engine's protocol: uci or xboard.
-    #[arg(long, value_name = "PROTOCOL", default_value = "uci", value_parser = Protocol::parse)]
-    pub first_protocol: Protocol,
+    /// The first engine's protocol: uci, xboard or nboard [default: the game's, else uci].
+    #[arg(long, value_name = "PROTOCOL", value_parser = Protocol::parse)]
+    pub first_protocol: Option<Protocol>,
     /// An option for the first engine, NAME=VALUE (repeatable), e.g. Hash=64.
     #[arg(long = "first-option", value_name = "NAME=VALUE", value_parser = parse_option)]
     pub first_options: Vec<(String, String)>,
     /// Games to play (each opening twice, colours swapped); with --sprt, at most this many.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub games: u32,
-    /// Games played at once, each pair of engines in its own processes (cutechess-cli's
+    /// Games played at once, each pair of players of its own (cutechess-cli's
     /// -concurrency). Give each game a core: two engines that think on each other's core
     /// lose time the clock still counts.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
@@ -48,25 +60,30 @@ pub struct MatchArgs {
     /// cutechess-cli's model: BayesElo, the draw margin estimated from the games.
     #[arg(long, value_name = "ELO0,ELO1", value_parser = Sprt::parse)]
     pub sprt: Option<Sprt>,
-    /// Openings from a file instead of random ones: EPD or FEN lines, or PGN games (from
-    /// the standard start or their FEN tag), taken in an order drawn by --seed, each played
-    /// twice with colours swapped. Used as they are: no balance check.
+    /// Openings from a chess book instead of random ones: EPD or FEN lines, or PGN games
+    /// (from the standard start or their FEN tag), taken in an order drawn by --seed, each
+    /// played twice with colours swapped. Used as they are: no balance check.
     #[arg(long, value_name = "FILE")]
-    pub openings: Option<std::path::PathBuf>,
+    pub openings: Option<PathBuf>,
     /// Time control: base seconds, plus increment seconds per move (`10+0.1`).
     #[arg(long, default_value = "10+0.1", value_parser = TimeControl::parse)]
     pub tc: TimeControl,
-    /// Time odds: the first engine's own control (`20+0.2`), the opponent keeping --tc. How
+    /// Time odds: the first player's own control (`20+0.2`), the opponent keeping --tc. How
     /// much is twice the time worth against a given opponent?
-    #[arg(long, value_name = "TC", value_parser = TimeControl::parse, conflicts_with = "nodes")]
+    #[arg(long, value_name = "TC", value_parser = TimeControl::parse, conflicts_with_all = ["nodes", "depth"])]
     pub first_tc: Option<TimeControl>,
-    /// Limit every move by this many nodes instead of the clock (UCI engines only): for
-    /// measuring search changes without the clock's noise.
+    /// Limit every move by this many nodes instead of the clock (duel in process and UCI
+    /// engines): for measuring search changes without the clock's noise.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
-    /// Save the games here as PGN (appended to as they finish).
+    /// Limit every move to this depth instead of the clock (UCI `go depth`, xboard `sd`,
+    /// NBoard `set depth`, duel in process).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub depth: Option<u32>,
+    /// Save the games here, in the game's record format (PGN for chess, GGF for Othello),
+    /// appended to as they finish.
     #[arg(long, value_name = "FILE")]
-    pub pgn: Option<std::path::PathBuf>,
+    pub pgn: Option<PathBuf>,
     /// Seed of the random openings, or of the order of a book's (--openings).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -79,6 +96,14 @@ pub struct MatchArgs {
     /// seed, and both engines get `UCI_Chess960` (UCI engines only).
     #[arg(long)]
     pub chess960: bool,
+    /// Play only shard K of N of the match's games (each pair of games, one opening, goes to
+    /// one shard); the shards together play the whole match's games. Use with --results.
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
+    /// Write the games' results and the match's parameters here (JSON), for `duel
+    /// match-merge`.
+    #[arg(long, value_name = "FILE")]
+    pub results: Option<PathBuf>,
 }
 
 /// Random plies in an opening unless --opening-plies says otherwise.
@@ -89,10 +114,7 @@ const PLAUSIBLE_CP: i32 = 25;
 
 /// Keeps the moves a player might choose: within PLAUSIBLE_CP of the best by a depth-4 search of every
 /// root move, so that openings look like openings rather than random walks.
-fn plausible(session: &mut dyn Session, fen: &str, moves: &mut Vec<duel_chess::Move>) {
-    let Ok(pos) = duel_chess::Chess::from_text(fen) else {
-        return;
-    };
+fn plausible<G: GameInfo>(session: &mut dyn Session, pos: &G, moves: &mut Vec<G::Move>) {
     let mut config = session.config().clone();
     let single = config.multipv;
     config.multipv = moves.len();
@@ -101,7 +123,7 @@ fn plausible(session: &mut dyn Session, fen: &str, moves: &mut Vec<duel_chess::M
         return;
     }
     let lines = session
-        .set_position(fen, &[])
+        .set_position(&pos.to_text(), &[])
         .ok()
         .and_then(|()| session.search(&Limits::depth(4), &mut |_| {}).ok())
         .map(|r| r.lines)
@@ -122,8 +144,8 @@ fn plausible(session: &mut dyn Session, fen: &str, moves: &mut Vec<duel_chess::M
 }
 
 /// Whether `pos` is level enough to start a game from: duel's depth-6 search within 50 cp.
-fn balanced(session: &mut dyn Session, fen: &str) -> bool {
-    if session.set_position(fen, &[]).is_err() {
+fn balanced<G: GameInfo>(session: &mut dyn Session, pos: &G) -> bool {
+    if session.set_position(&pos.to_text(), &[]).is_err() {
         return false;
     }
     match session.search(&Limits::depth(6), &mut |_| {}) {
@@ -132,32 +154,111 @@ fn balanced(session: &mut dyn Session, fen: &str) -> bool {
     }
 }
 
-/// Runs the match and prints a line per game, then the result.
-pub fn play_match(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
-    let first = match &a.first {
-        Some(cmd) => command_line(cmd, "first")?,
-        None => {
-            let exe = std::env::current_exe().context("cannot find the duel executable")?;
-            vec![exe.to_string_lossy().into_owned(), "uci".into()]
+/// A player as the flags give it.
+enum Who {
+    Duel(DuelSpec),
+    Engine(EngineSpec),
+}
+
+impl Who {
+    /// The player `text` names (None: this duel), its protocol and options as given.
+    fn read<G: GameInfo>(
+        text: Option<&str>,
+        protocol: Option<Protocol>,
+        options: &[(String, String)],
+        which: &str,
+    ) -> Result<Who> {
+        let own = Protocol::of_game(G::PROTOCOLS);
+        let command = match text {
+            Some(t) => {
+                if let Some(spec) = DuelSpec::parse(t)? {
+                    if !options.is_empty() || protocol.is_some() {
+                        bail!(
+                            "the {which} player is duel in process ('{t}'): its options go in \
+                             the spec (duel:KEY=VALUE,...), not in --{which}-option or \
+                             --{which}-protocol"
+                        );
+                    }
+                    return Ok(Who::Duel(spec));
+                }
+                command_line(t, which)?
+            }
+            None => {
+                let Some(p) = own else {
+                    return Ok(Who::Duel(DuelSpec::parse("duel")?.unwrap_or_default()));
+                };
+                let exe = std::env::current_exe().context("cannot find the duel executable")?;
+                let mut command = vec![exe.to_string_lossy().into_owned()];
+                command.push(
+                    G::PROTOCOLS
+                        .iter()
+                        .find(|n| Protocol::parse(n) == Ok(p))
+                        .map_or("uci", |n| n)
+                        .to_string(),
+                );
+                command
+            }
+        };
+        Ok(Who::Engine(EngineSpec {
+            command,
+            options: options.to_vec(),
+            protocol: protocol.or(own).unwrap_or(Protocol::Uci),
+        }))
+    }
+
+    fn name(&self) -> String {
+        match self {
+            Who::Duel(s) => s.text.clone(),
+            Who::Engine(e) => e.command.join(" "),
         }
+    }
+
+    fn maker<G: GameInfo>(&self) -> Box<Maker<'_, G>> {
+        match self {
+            Who::Duel(spec) => Box::new(move || spec.player::<G>()),
+            Who::Engine(e) => Box::new(move || start_engine::<G>(e)),
+        }
+    }
+}
+
+/// Runs `duel match` for the game named by `--game`.
+pub fn play_match(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
+    struct Visit<'a>(&'a MatchArgs, &'a mut dyn Write);
+    impl GameVisitor for Visit<'_> {
+        type Output = Result<()>;
+        fn visit<G: GameInfo>(self) -> Result<()> {
+            play::<G>(self.0, self.1)
+        }
+    }
+    duel_engine::with_game(&a.game, Visit(a, out))?
+}
+
+/// Runs the match and prints a line per game, then the result.
+fn play<G: GameInfo>(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
+    let first = Who::read::<G>(
+        a.first.as_deref(),
+        a.first_protocol,
+        &a.first_options,
+        "first",
+    )?;
+    let mut second = Who::read::<G>(
+        Some(&a.second),
+        a.second_protocol,
+        &a.second_options,
+        "second",
+    )?;
+    let mut first = first;
+    let tc = match (a.nodes, a.depth) {
+        (None, None) => a.tc,
+        (nodes, depth) => TimeControl::per_move(nodes, depth),
     };
-    let mut first = EngineSpec {
-        command: first,
-        options: a.first_options.clone(),
-        protocol: a.first_protocol,
-    };
-    let mut second = EngineSpec {
-        command: command_line(&a.second, "second")?,
-        options: a.second_options.clone(),
-        protocol: a.second_protocol,
-    };
-    let tc = match a.nodes {
-        Some(n) => TimeControl::per_move_nodes(n),
-        None => a.tc,
-    };
-    let tcs = [a.first_tc.unwrap_or(tc), tc];
+    let controls = [a.first_tc.unwrap_or(tc), tc];
     if a.chess960 {
-        for (spec, which) in [(&mut first, "first"), (&mut second, "second")] {
+        if !has_chess960::<G>() {
+            bail!("--chess960 is a chess variant, not one of {}", G::TITLE);
+        }
+        for (who, which) in [(&mut first, "first"), (&mut second, "second")] {
+            let Who::Engine(spec) = who else { continue };
             if spec.protocol != Protocol::Uci {
                 bail!("--chess960 needs UCI engines: the {which} engine speaks xboard");
             }
@@ -170,13 +271,20 @@ pub fn play_match(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
             }
         }
     }
+    // An in-process player that cannot be made (an evaluator the game lacks) is refused
+    // before the openings are searched.
+    for who in [&first, &second] {
+        if let Who::Duel(spec) = who {
+            spec.player::<G>()?;
+        }
+    }
     let count = (a.games as usize).div_ceil(2);
     let openings = match &a.openings {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read {}", path.display()))?;
-            let mut all = read_openings(&text, a.chess960)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            let mut all = duel_arena::book::read_book::<G>(&text, a.chess960)
+                .with_context(|| path.display().to_string())?;
             shuffle(&mut all, a.seed);
             all.truncate(count);
             if let Some(plies) = a.opening_plies {
@@ -187,14 +295,17 @@ pub fn play_match(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
             all
         }
         None => {
-            let judge = std::cell::RefCell::new(duel_engine::open("chess", None)?);
+            let judge = std::cell::RefCell::new(duel_engine::open(G::NAME, None)?);
             random_openings(
                 count,
                 a.opening_plies.unwrap_or(RANDOM_PLIES) as usize,
                 a.seed,
-                a.chess960,
-                |pos, moves| plausible(judge.borrow_mut().as_mut(), &pos.to_text(), moves),
-                |pos| balanced(judge.borrow_mut().as_mut(), &pos.to_text()),
+                |rng| match a.chess960 {
+                    true => chess960_start::<G>(rng).unwrap_or_else(G::start),
+                    false => G::start(),
+                },
+                |pos, moves| plausible(judge.borrow_mut().as_mut(), pos, moves),
+                |pos| balanced(judge.borrow_mut().as_mut(), pos),
             )
         }
     };
@@ -211,32 +322,102 @@ pub fn play_match(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
         ),
         None => None,
     };
-    let source = match &a.openings {
-        Some(path) => format!("from {}", path.display()),
-        None => format!("of {} plies", a.opening_plies.unwrap_or(RANDOM_PLIES)),
+    let params = MatchParams {
+        game: G::NAME.to_string(),
+        first: first.name(),
+        second: second.name(),
+        games: a.games as usize,
+        controls,
+        openings: openings.len(),
+        opening_source: match &a.openings {
+            Some(path) => format!("from {}", path.display()),
+            None => format!("of {} plies", a.opening_plies.unwrap_or(RANDOM_PLIES)),
+        },
+        chess960: a.chess960,
+        seed: a.seed,
+        sprt: a.sprt,
     };
+    let shard = a.shard.unwrap_or(Shard::WHOLE);
+    header(out, &params, a.concurrency, shard)?;
+    let mut report = Report::new(a.sprt);
+    let mut write_error = None;
+    let mut outcomes = Vec::new();
+    let schedule = Schedule {
+        games: a.games as usize,
+        openings: &openings,
+        controls,
+        concurrency: a.concurrency as usize,
+        shard,
+    };
+    let (make_first, make_second) = (first.maker::<G>(), second.maker::<G>());
+    let standings = run_match(&*make_first, &*make_second, &schedule, |g, played, s| {
+        outcomes.push(GameOutcome {
+            index: g,
+            result: played.result,
+            reason: played.reason.clone(),
+        });
+        let written = report.game(out, g, played.result, &played.reason, s);
+        let saved = match pgn.as_mut() {
+            Some(f) => writeln!(f, "{}", played.record),
+            None => Ok(()),
+        };
+        if let Err(e) = written.and(saved) {
+            write_error.get_or_insert(e);
+        }
+        // A shard plays all its games: the test is decided on the merged games.
+        report.decided.is_none() || shard.count > 1
+    })?;
+    if let Some(e) = write_error {
+        return Err(e.into());
+    }
+    if let Some(path) = &a.results {
+        let run = RunResults {
+            params,
+            shard,
+            games: outcomes,
+        };
+        std::fs::write(path, run.to_json())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    report.summary(out, &standings)
+}
+
+/// The first lines of a match's report: who plays whom, how, and the test if any.
+fn header(
+    out: &mut dyn Write,
+    p: &MatchParams,
+    concurrency: u32,
+    shard: Shard,
+) -> std::io::Result<()> {
+    let [first_tc, second_tc] = p.controls;
     writeln!(
         out,
-        "{} vs {}: {}{} games at {}{}, {} {}openings {source} (seed {})",
-        first.command.join(" "),
-        second.command.join(" "),
-        if a.sprt.is_some() { "at most " } else { "" },
-        a.games,
-        if tcs[0] == tcs[1] {
-            tc.describe()
+        "{} vs {}: {}{} games at {}{}{}, {} {}openings {} (seed {})",
+        p.first,
+        p.second,
+        if p.sprt.is_some() { "at most " } else { "" },
+        p.games,
+        if first_tc == second_tc {
+            second_tc.describe()
         } else {
-            format!("{} against {}", tcs[0].describe(), tcs[1].describe())
+            format!("{} against {}", first_tc.describe(), second_tc.describe())
         },
-        if a.concurrency > 1 {
-            format!(", {} at a time", a.concurrency)
+        if concurrency > 1 {
+            format!(", {concurrency} at a time")
         } else {
             String::new()
         },
-        openings.len(),
-        if a.chess960 { "Chess960 " } else { "" },
-        a.seed
+        if shard.count > 1 {
+            format!(", shard {}/{}", shard.index, shard.count)
+        } else {
+            String::new()
+        },
+        p.openings,
+        if p.chess960 { "Chess960 " } else { "" },
+        p.opening_source,
+        p.seed
     )?;
-    if let Some(s) = a.sprt {
+    if let Some(s) = p.sprt {
         let (low, high) = s.bounds();
         writeln!(
             out,
@@ -244,96 +425,130 @@ pub fn play_match(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
             s.elo0, s.elo1, s.alpha, s.beta
         )?;
     }
-    let mut write_error = None;
-    let mut decided: Option<(Verdict, f64, u32)> = None;
-    let (tally, pairs) = run_match(
-        &first,
-        &second,
-        tcs,
-        a.games as usize,
-        &openings,
-        a.concurrency as usize,
-        |n, played, t| {
-            let line = format!(
-                "game {n}: {} ({}); first engine {}-{}-{} (W-D-L), {:.1}%",
-                played.result.pgn(),
-                played.reason,
-                t.wins,
-                t.draws,
-                t.losses,
-                100.0 * t.score()
-            );
-            let written = writeln!(out, "{line}").and_then(|()| out.flush());
-            let saved = match pgn.as_mut() {
-                Some(f) => writeln!(f, "{}", played.pgn),
-                None => Ok(()),
-            };
-            if let Err(e) = written.and(saved) {
-                write_error.get_or_insert(e);
-            }
-            if let (Some(s), None) = (a.sprt, decided) {
-                if let Some(v) = s.verdict(t) {
-                    decided = Some((v, s.llr(t), t.games()));
-                }
-            }
-            decided.is_none()
-        },
-    )
-    .map_err(anyhow::Error::msg)?;
-    if let Some(e) = write_error {
-        return Err(e.into());
-    }
-    write!(
-        out,
-        "result: {}-{}-{} (W-D-L) for the first engine, score {:.1}%",
-        tally.wins,
-        tally.draws,
-        tally.losses,
-        100.0 * tally.score()
-    )?;
-    match tally.elo() {
-        Some((elo, low, high)) => {
-            // Rounded to whole Elo, without the "-0" a tiny negative value would print.
-            let [elo, low, high] = [elo, low, high].map(|x| x.round() + 0.0);
-            writeln!(out, ", Elo {elo:+} (95%: {low:+} to {high:+})")?
+    Ok(())
+}
+
+/// The lines of a report after the header: one per game as it ends, then the result, the
+/// pairs and the test's verdict. A live match and a merge of shards write it alike.
+struct Report {
+    sprt: Option<Sprt>,
+    /// The verdict, the ratio and the games when the test decided.
+    decided: Option<(Verdict, f64, u32)>,
+}
+
+impl Report {
+    fn new(sprt: Option<Sprt>) -> Report {
+        Report {
+            sprt,
+            decided: None,
         }
-        None => writeln!(out)?,
     }
-    if let Some((elo, low, high)) = pairs.elo() {
-        let [elo, low, high] = [elo, low, high].map(|x| x.round() + 0.0);
-        let c = pairs.counts;
+
+    /// Game `g` (from 0) has ended; `s` counts it.
+    fn game(
+        &mut self,
+        out: &mut dyn Write,
+        g: usize,
+        result: GameResult,
+        reason: &str,
+        s: &Standings,
+    ) -> std::io::Result<()> {
+        let t = s.tally;
+        if let (Some(sprt), None) = (self.sprt, self.decided) {
+            if let Some(v) = sprt.verdict(&t) {
+                self.decided = Some((v, sprt.llr(&t), t.games()));
+            }
+        }
+        writeln!(
+            out,
+            "game {}: {} ({reason}); first engine {}-{}-{} (W-D-L), {:.1}%",
+            g + 1,
+            result.pgn(),
+            t.wins,
+            t.draws,
+            t.losses,
+            100.0 * t.score()
+        )?;
+        out.flush()
+    }
+
+    fn summary(&self, out: &mut dyn Write, s: &Standings) -> Result<()> {
+        let (tally, pairs) = (s.tally, s.pairs);
         write!(
             out,
-            "pairs by the first engine's points (0, 0.5, 1, 1.5, 2): {} {} {} {} {}",
-            c[0], c[1], c[2], c[3], c[4]
+            "result: {}-{}-{} (W-D-L) for the first engine, score {:.1}%",
+            tally.wins,
+            tally.draws,
+            tally.losses,
+            100.0 * tally.score()
         )?;
-        // Pairs that all scored alike have no spread to give an interval from.
-        if low < high {
-            writeln!(out, ", Elo {elo:+} (95%: {low:+} to {high:+})")?;
-        } else {
-            writeln!(out)?;
+        match tally.elo() {
+            Some((elo, low, high)) => {
+                // Rounded to whole Elo, without the "-0" a tiny negative value would print.
+                let [elo, low, high] = [elo, low, high].map(|x| x.round() + 0.0);
+                writeln!(out, ", Elo {elo:+} (95%: {low:+} to {high:+})")?
+            }
+            None => writeln!(out)?,
+        }
+        if let Some((elo, low, high)) = pairs.elo() {
+            let [elo, low, high] = [elo, low, high].map(|x| x.round() + 0.0);
+            let c = pairs.counts;
+            write!(
+                out,
+                "pairs by the first engine's points (0, 0.5, 1, 1.5, 2): {} {} {} {} {}",
+                c[0], c[1], c[2], c[3], c[4]
+            )?;
+            // Pairs that all scored alike have no spread to give an interval from.
+            if low < high {
+                writeln!(out, ", Elo {elo:+} (95%: {low:+} to {high:+})")?;
+            } else {
+                writeln!(out)?;
+            }
+        }
+        if let Some(s) = self.sprt {
+            let (low, high) = s.bounds();
+            match self.decided {
+                Some((v, llr, games)) => writeln!(
+                    out,
+                    "SPRT: {} accepted after {games} games (ratio {llr:.2}, bounds {low:.2}, {high:.2})",
+                    match v {
+                        Verdict::H0 => "H0",
+                        Verdict::H1 => "H1",
+                    }
+                )?,
+                None => writeln!(
+                    out,
+                    "SPRT: no decision in {} games (ratio {:.2}, bounds {low:.2}, {high:.2})",
+                    tally.games(),
+                    s.llr(&tally)
+                )?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `duel match-merge FILE...`: the report of the match the files' shards make up, as one run
+/// of it one game at a time would print it (with a test, up to the game that decided it).
+pub fn merge(files: &[PathBuf], out: &mut dyn Write) -> Result<()> {
+    let mut runs = Vec::new();
+    for path in files {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {name}"))?;
+        runs.push((name.clone(), RunResults::read(&name, &text)?));
+    }
+    let (params, games) = duel_arena::merge(&runs)?;
+    header(out, &params, 1, Shard::WHOLE)?;
+    let mut report = Report::new(params.sprt);
+    let mut standings = Standings::default();
+    for g in &games {
+        standings.add(g.index, g.result.half_points(g.index));
+        report.game(out, g.index, g.result, &g.reason, &standings)?;
+        if report.decided.is_some() {
+            break;
         }
     }
-    if let Some(s) = a.sprt {
-        let (low, high) = s.bounds();
-        match decided {
-            Some((v, llr, games)) => writeln!(
-                out,
-                "SPRT: {} accepted after {games} games (ratio {llr:.2}, bounds {low:.2}, {high:.2})",
-                match v {
-                    Verdict::H0 => "H0",
-                    Verdict::H1 => "H1",
-                }
-            )?,
-            None => writeln!(
-                out,
-                "SPRT: no decision in {} games (ratio {:.2}, bounds {low:.2}, {high:.2})",
-                tally.games(),
-                s.llr(&tally)
-            )?,
-        }
-    }
-    Ok(())
+    report.summary(out, &standings)
 }
 
 /// Puts `items` in an order drawn by `seed` (Fisher and Yates).

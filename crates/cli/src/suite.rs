@@ -6,9 +6,9 @@ use std::io::Write;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use duel_arena::{Analyst, EngineSpec, Protocol};
 use duel_chess::Chess;
 use duel_core::Game;
-use duel_engine::arena::{Analyst, EngineSpec, Protocol};
 use duel_engine::{Limits, Session};
 
 use crate::args::{command_line, parse_option, EngineArgs, LimitArgs};
@@ -133,7 +133,7 @@ pub fn suite(a: &SuiteArgs, out: &mut dyn Write) -> Result<()> {
             out,
             "solved {solved}/{} by {} ({:.1} s)",
             problems.len(),
-            analyst.name(),
+            analyst.name::<Chess>(),
             time.as_secs_f64()
         )?;
         return Ok(());
@@ -176,7 +176,7 @@ impl Tested {
             options: a.engine_options.clone(),
             protocol: a.engine_protocol,
         };
-        let analyst = Analyst::start(&spec).map_err(anyhow::Error::msg)?;
+        let analyst = Analyst::start(&spec)?;
         Ok(Tested::Other(analyst, limits))
     }
 
@@ -196,10 +196,7 @@ impl Tested {
             }
             Tested::Other(analyst, limits) => {
                 let pos = Chess::from_text(&p.fen)?;
-                let c = analyst
-                    .choose(&pos, limits)
-                    .map_err(anyhow::Error::msg)
-                    .with_context(|| p.id.clone())?;
+                let c = analyst.choose(&pos, limits).with_context(|| p.id.clone())?;
                 Ok(Answer {
                     best: c.best,
                     depth: c.depth,

@@ -431,3 +431,160 @@ fn bad_flags_are_refused() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Othello between two evaluators in process at a node limit: the same games whatever way
+/// the match is split, so the shards' result files merge into the whole match's report.
+#[test]
+fn shards_merge_into_the_whole_match() {
+    let dir = scratch("shards");
+    let file = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "match",
+            "--game",
+            "othello",
+            "--first",
+            "duel:eval=pattern",
+            "--second",
+            "duel:eval=textbook",
+            "--nodes",
+            "300",
+            "--seed",
+            "5",
+        ];
+        args.extend_from_slice(extra);
+        if !args.contains(&"--games") {
+            args.extend_from_slice(&["--games", "10"]);
+        }
+        let (out, err, ok) = duel(&args);
+        assert!(ok, "{args:?}: {out}\n{err}");
+        out
+    };
+    let whole = run(&["--results", &file("whole.json")]);
+    assert_eq!(whole.lines().filter(|l| l.starts_with("game ")).count(), 10);
+    let mut shards = Vec::new();
+    for k in 1..=3 {
+        let shard = format!("{k}/3");
+        let out = run(&["--shard", &shard, "--results", &file(&format!("s{k}.json"))]);
+        assert!(out.contains(&format!("shard {k}/3")), "{out}");
+        shards.push(file(&format!("s{k}.json")));
+    }
+    let merged = |files: &[String]| {
+        let mut args = vec!["match-merge"];
+        args.extend(files.iter().map(String::as_str));
+        let (out, err, ok) = duel(&args);
+        assert!(ok, "{out}\n{err}");
+        out
+    };
+    // One run one game at a time prints its games in order, as the merge does.
+    assert_eq!(merged(&shards), whole);
+    assert_eq!(merged(&[file("whole.json")]), whole);
+    // Files of another match, or not every shard, are refused by name.
+    run(&[
+        "--shard",
+        "1/3",
+        "--games",
+        "12",
+        "--results",
+        &file("other.json"),
+    ]);
+    for (files, says) in [
+        (
+            vec![shards[0].clone(), file("other.json")],
+            "games is 12, not 10",
+        ),
+        (
+            vec![shards[0].clone(), shards[1].clone()],
+            "shard 3/3 is missing",
+        ),
+        (vec![shards[0].clone(), shards[0].clone()], "also in"),
+        (vec![file("nothing.json")], "nothing.json"),
+    ] {
+        let mut args = vec!["match-merge"];
+        args.extend(files.iter().map(String::as_str));
+        let (_, err, ok) = duel(&args);
+        assert!(!ok && err.contains(says), "{files:?}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Othello against an NBoard engine (this duel's `duel nboard`), the record kept as GGF.
+#[test]
+fn othello_against_an_nboard_engine() {
+    let dir = scratch("nboard");
+    let ggf = dir.join("games.ggf");
+    let me = format!("{} nboard", env!("CARGO_BIN_EXE_duel"));
+    let (out, err, ok) = duel(&[
+        "match",
+        "--game",
+        "othello",
+        "--first",
+        "duel:eval=pattern",
+        "--second",
+        &me,
+        "--depth",
+        "2",
+        "--games",
+        "2",
+        "--pgn",
+        ggf.to_str().unwrap(),
+    ]);
+    assert!(ok, "{out}\n{err}");
+    assert_eq!(out.lines().filter(|l| l.starts_with("game ")).count(), 2);
+    let text = std::fs::read_to_string(&ggf).unwrap();
+    assert_eq!(text.matches("(;GM[Othello]").count(), 2, "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// What is wrong with the new flags is said by name.
+#[test]
+fn bad_players_games_and_shards_are_refused() {
+    let me = format!("{} nboard", env!("CARGO_BIN_EXE_duel"));
+    for (args, says) in [
+        (&["match", "--game", "go", "--second", "duel"][..], "'go'"),
+        (
+            &["match", "--second", "duel:speed=9"][..],
+            "unknown key 'speed'",
+        ),
+        (&["match", "--second", "duel:eval=nope"][..], "'nope'"),
+        (
+            &["match", "--second", "duel", "--second-option", "Hash=1"][..],
+            "in the spec",
+        ),
+        (&["match", "--second", "x", "--shard", "3/2"][..], "3/2"),
+        (&["match", "--second", "x", "--shard", "2"][..], "K/N"),
+        (
+            &[
+                "match",
+                "--game",
+                "othello",
+                "--second",
+                "duel",
+                "--chess960",
+            ][..],
+            "chess960",
+        ),
+        (
+            &[
+                "match",
+                "--game",
+                "othello",
+                "--second",
+                "duel",
+                "--openings",
+                "b.pgn",
+            ][..],
+            "b.pgn",
+        ),
+        (
+            &[
+                "match", "--game", "othello", "--second", &me, "--nodes", "100", "--games", "2",
+            ][..],
+            "nodes",
+        ),
+        (&["match-merge"][..], "FILE"),
+    ] {
+        let (_, err, ok) = duel(args);
+        assert!(!ok && err.contains(says), "{args:?}: {err}");
+    }
+}

@@ -11,7 +11,11 @@ use std::path::{Path, PathBuf};
 fn front_end_sources() -> Vec<PathBuf> {
     let cli = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    let mut dirs = vec![cli.join("src"), cli.join("../engine/src")];
+    let mut dirs = vec![
+        cli.join("src"),
+        cli.join("../engine/src"),
+        cli.join("../arena/src"),
+    ];
     while let Some(dir) = dirs.pop() {
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();

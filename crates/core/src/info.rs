@@ -105,6 +105,22 @@ impl EvaluatorError {
     }
 }
 
+/// What a match knows of a game beyond its moves, for the game's record.
+#[derive(Debug, Clone, Copy)]
+pub struct MatchRecord<'a> {
+    /// The first and second player's names.
+    pub names: [&'a str; 2],
+    /// Header pairs in order (PGN tags: `Event`, `Round`, `TimeControl`...).
+    pub tags: &'a [(&'a str, &'a str)],
+    /// A comment after each move (empty: none), as tournament managers write a move's value,
+    /// depth and time.
+    pub notes: &'a [String],
+    /// The result, `1-0`, `0-1` or `1/2-1/2` (the first player's points first).
+    pub result: &'a str,
+    /// Why the game ended, in words.
+    pub termination: &'a str,
+}
+
 /// Everything about a game that is not its rules: see the module doc.
 pub trait GameInfo: Game {
     /// The game's name for people (`Connect Four`).
@@ -186,6 +202,21 @@ pub trait GameInfo: Game {
     /// has none.
     fn record(_start: &Self, _moves: &[Self::Move], _names: [&str; 2]) -> Option<String> {
         None
+    }
+
+    /// The record of a match game: [`GameInfo::record`] by default, which has no place for
+    /// tags or comments; chess writes them all into its PGN.
+    fn match_record(start: &Self, moves: &[Self::Move], info: &MatchRecord<'_>) -> Option<String> {
+        Self::record(start, moves, info.names)
+    }
+
+    /// Why a finished game ended, in a few words for a match report (chess: `checkmate`,
+    /// `stalemate`, `threefold repetition`...); by default `win` or `draw`.
+    fn end_reason(&self) -> &'static str {
+        match self.outcome() {
+            Some(crate::Outcome::Draw) => "draw",
+            _ => "win",
+        }
     }
 
     /// Perft as the game's published tables count it. The default is [`crate::perft`]: a

@@ -22,7 +22,7 @@ pub mod solve;
 pub use error::{MoveError, PositionError};
 pub use eval::Evaluator;
 pub use game::{Game, Outcome, Side};
-pub use info::{EvaluatorError, EvaluatorVisitor, GameInfo};
+pub use info::{EvaluatorError, EvaluatorVisitor, GameInfo, MatchRecord};
 pub use limits::{SolverLimits, SolverStopped};
 pub use perft::{perft, perft_divide};
 pub use profile::SearchProfile;

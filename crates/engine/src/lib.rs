@@ -14,7 +14,6 @@
 //! assert!(s.play("5").is_err()); // the centre is taken
 //! ```
 
-pub mod arena;
 mod error;
 mod io;
 pub mod nboard;
@@ -32,7 +31,9 @@ pub use duel_core::{GameInfo, Outcome, Score, Side};
 pub use duel_search::{Limits, SearchConfig, Searcher};
 pub use duel_search::{Reference, Stats, TreeNode};
 pub use error::EngineError;
-pub use registry::{evaluators, game, game_name, games, open, open_with, GameEntry};
+pub use registry::{
+    evaluators, game, game_name, games, open, open_with, with_game, GameEntry, GameVisitor,
+};
 pub use report::{
     parse_reference, per_second, Algorithm, BenchEntry, BenchResult, CompareRow, SearchReport,
     TREE_ALGORITHMS,
@@ -46,12 +47,6 @@ pub const OTHELLO_SOLVE_EMPTIES: u32 = duel_othello::QUICK_SOLVE_EMPTIES;
 /// The largest transposition table any front end accepts, in MiB (UCI's `Hash`, the CLI's
 /// `--hash`). A size the machine cannot give is refused when it is set.
 pub const HASH_MAX_MB: usize = duel_search::tt::MAX_MB;
-
-/// Today's date (UTC) as PGN writes it, `YYYY.MM.DD`.
-pub(crate) fn today() -> String {
-    let (y, m, d, _, _) = duel_core::clock::utc_now();
-    format!("{y:04}.{m:02}.{d:02}")
-}
 
 #[cfg(test)]
 mod tests {

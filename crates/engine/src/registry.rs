@@ -8,13 +8,41 @@ use duel_core::{Evaluator, EvaluatorVisitor, GameInfo};
 
 use crate::{EngineError, GameSession, Session};
 
-/// The games, in the order the help lists them.
-static REGISTRY: &[GameEntry] = &[
-    GameEntry::of::<duel_tictactoe::TicTacToe>(),
-    GameEntry::of::<duel_connect4::Connect4>(),
-    GameEntry::of::<duel_othello::Othello>(),
-    GameEntry::of::<duel_chess::Chess>(),
-];
+/// Lists the games once: [`REGISTRY`] and [`with_game`] both come from this list.
+macro_rules! registry {
+    ($($game:ty),* $(,)?) => {
+        /// The games, in the order the help lists them.
+        static REGISTRY: &[GameEntry] = &[$(GameEntry::of::<$game>()),*];
+
+        /// Hands `visitor` the type of the game `name` names, for code that is generic over
+        /// the game as a whole rather than over a session (`duel match`'s players and
+        /// openings).
+        pub fn with_game<V: GameVisitor>(name: &str, visitor: V) -> Result<V::Output, EngineError> {
+            let entry = game(name)?;
+            $(
+                if entry.name == <$game as duel_core::Game>::NAME {
+                    return Ok(visitor.visit::<$game>());
+                }
+            )*
+            unreachable!("every entry of REGISTRY comes from the same list")
+        }
+    };
+}
+
+registry!(
+    duel_tictactoe::TicTacToe,
+    duel_connect4::Connect4,
+    duel_othello::Othello,
+    duel_chess::Chess,
+);
+
+/// Builds something generic over a game chosen at run time: see [`with_game`].
+pub trait GameVisitor {
+    /// What is built.
+    type Output;
+    /// Builds it for game `G`.
+    fn visit<G: GameInfo>(self) -> Self::Output;
+}
 
 /// One registered game: its [`GameInfo`] as values, and how to open a session on it.
 #[derive(Debug, Clone, Copy)]

@@ -4,6 +4,7 @@
 
 pub mod nboard;
 pub mod uci;
+pub mod xboard;
 
 use thiserror::Error;
 
@@ -24,6 +25,15 @@ pub enum ParseError {
         /// What is wrong.
         reason: String,
     },
+}
+
+/// A line's first word and the rest, both trimmed.
+pub(crate) fn first_word(line: &str) -> (&str, &str) {
+    let line = line.trim();
+    match line.split_once(char::is_whitespace) {
+        Some((w, r)) => (w, r.trim()),
+        None => (line, ""),
+    }
 }
 
 pub(crate) fn bad(command: &str, reason: impl Into<String>) -> ParseError {

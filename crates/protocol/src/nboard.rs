@@ -57,11 +57,7 @@ fn number<T: std::str::FromStr>(command: &str, arg: Option<&str>) -> Result<T, P
 
 /// Reads one line from the GUI.
 pub fn parse(line: &str) -> Result<Command, ParseError> {
-    let line = line.trim();
-    let (word, rest) = match line.split_once(char::is_whitespace) {
-        Some((w, r)) => (w, r.trim()),
-        None => (line, ""),
-    };
+    let (word, rest) = crate::first_word(line);
     let first_arg = rest.split_whitespace().next();
     match word {
         "" => Err(ParseError::Empty),
@@ -176,6 +172,87 @@ impl fmt::Display for Reply {
     }
 }
 
+impl fmt::Display for Command {
+    /// The line a GUI (or a match runner) sends; `parse` reads it back to the same value.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::Nboard(v) => write!(f, "nboard {v}"),
+            Command::SetDepth(d) => write!(f, "set depth {d}"),
+            Command::SetGame(g) => write!(f, "set game {g}"),
+            Command::SetContempt(c) => write!(f, "set contempt {c}"),
+            Command::Move(m) => write!(f, "move {m}"),
+            Command::Hint(n) => write!(f, "hint {n}"),
+            Command::Go => write!(f, "go"),
+            Command::Ping(n) if n.is_empty() => write!(f, "ping"),
+            Command::Ping(n) => write!(f, "ping {n}"),
+            Command::Learn => write!(f, "learn"),
+            Command::Analyze => write!(f, "analyze"),
+            Command::Quit => write!(f, "quit"),
+        }
+    }
+}
+
+fn decimal(command: &str, text: Option<&str>) -> Result<f64, ParseError> {
+    let text = text.ok_or_else(|| bad(command, "a number is missing"))?;
+    text.parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite())
+        .ok_or_else(|| bad(command, format!("'{text}' is not a valid number")))
+}
+
+impl Reply {
+    /// Reads one line from an engine, as the GUI (or a match runner) does. `=== MV` may come
+    /// without its value and time, which are then 0.
+    pub fn parse(line: &str) -> Result<Reply, ParseError> {
+        let (word, rest) = crate::first_word(line);
+        let mut args = rest.split_whitespace();
+        match word {
+            "" => Err(ParseError::Empty),
+            "set" => match rest.split_once(char::is_whitespace) {
+                Some(("myname", name)) => Ok(Reply::MyName(name.trim().to_string())),
+                _ => Err(ParseError::Unknown(format!("set {rest}"))),
+            },
+            "pong" => Ok(Reply::Pong(rest.to_string())),
+            "status" => Ok(Reply::Status(rest.to_string())),
+            "learned" => Ok(Reply::Learned),
+            "nodestats" => Ok(Reply::NodeStats {
+                nodes: number("nodestats", args.next())?,
+                seconds: decimal("nodestats", args.next())?,
+            }),
+            "===" => {
+                let text = args
+                    .next()
+                    .ok_or_else(|| bad("===", "the move is missing"))?;
+                let mut parts = text.split('/');
+                let mv = parts.next().unwrap_or_default().to_string();
+                let eval = parts.next().map_or(Ok(0.0), |v| decimal("===", Some(v)))?;
+                let seconds = parts.next().map_or(Ok(0.0), |v| decimal("===", Some(v)))?;
+                Ok(Reply::Best { mv, eval, seconds })
+            }
+            "search" => {
+                let pv = args
+                    .next()
+                    .ok_or_else(|| bad("search", "the line is missing"))?;
+                let eval = decimal("search", args.next())?;
+                let _zero = args.next();
+                let depth = args
+                    .next()
+                    .ok_or_else(|| bad("search", "the depth is missing"))?;
+                Ok(Reply::Search {
+                    pv: pv.to_string(),
+                    eval,
+                    depth: depth.to_string(),
+                })
+            }
+            "analysis" => Ok(Reply::Analysis {
+                move_number: number("analysis", args.next())?,
+                eval: decimal("analysis", args.next())?,
+            }),
+            other => Err(ParseError::Unknown(other.to_string())),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -199,6 +276,79 @@ mod tests {
         assert_eq!(parse("learn"), Ok(Command::Learn));
         assert_eq!(parse("analyze"), Ok(Command::Analyze));
         assert_eq!(parse("quit"), Ok(Command::Quit));
+    }
+
+    /// What a match runner sends reads back as the same command.
+    #[test]
+    fn commands_print_as_they_parse() {
+        for c in [
+            Command::Nboard(2),
+            Command::SetDepth(12),
+            Command::SetGame("(;GM[Othello]PC[x];)".into()),
+            Command::SetContempt(-150),
+            Command::Move("F5".into()),
+            Command::Hint(3),
+            Command::Go,
+            Command::Ping("7".into()),
+            Command::Learn,
+            Command::Analyze,
+            Command::Quit,
+        ] {
+            assert_eq!(parse(&c.to_string()), Ok(c.clone()), "{c}");
+        }
+    }
+
+    /// What an engine answers reads back as the reply it printed; bad lines are typed errors.
+    #[test]
+    fn replies_parse_as_they_print() {
+        for r in [
+            Reply::MyName("duel 0.1".into()),
+            Reply::Pong("3".into()),
+            Reply::Status("duel is thinking".into()),
+            Reply::NodeStats {
+                nodes: 35805,
+                seconds: 0.5,
+            },
+            Reply::Best {
+                mv: "d6".into(),
+                eval: -1.0,
+                seconds: 0.5,
+            },
+            Reply::Search {
+                pv: "F5d6C3".into(),
+                eval: 2.5,
+                depth: "12".into(),
+            },
+            Reply::Learned,
+            Reply::Analysis {
+                move_number: 8,
+                eval: 4.0,
+            },
+        ] {
+            assert_eq!(Reply::parse(&r.to_string()), Ok(r.clone()), "{r}");
+        }
+        assert_eq!(
+            Reply::parse("=== PA"),
+            Ok(Reply::Best {
+                mv: "PA".into(),
+                eval: 0.0,
+                seconds: 0.0
+            })
+        );
+        assert_eq!(Reply::parse(""), Err(ParseError::Empty));
+        assert!(matches!(Reply::parse("hello"), Err(ParseError::Unknown(w)) if w == "hello"));
+        for bad in [
+            "===",
+            "=== d6/x",
+            "nodestats 1",
+            "analysis x 1",
+            "search F5",
+        ] {
+            assert!(
+                matches!(Reply::parse(bad), Err(ParseError::BadArgument { .. })),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

@@ -618,3 +618,153 @@ impl fmt::Display for Reply {
         }
     }
 }
+
+/// Reads a number after `key` in a reply line.
+fn reply_number<'a, T: std::str::FromStr>(
+    command: &str,
+    key: &str,
+    tokens: &mut impl Iterator<Item = &'a str>,
+) -> Result<T, ParseError> {
+    let value = tokens
+        .next()
+        .ok_or_else(|| bad(command, format!("'{key}' needs a number")))?;
+    value.parse().map_err(|_| {
+        bad(
+            command,
+            format!("'{value}' is not a valid number for '{key}'"),
+        )
+    })
+}
+
+impl Reply {
+    /// Reads one line from an engine, as a GUI or a tournament manager does. `info` fields
+    /// this module does not know (`tbhits`, `wdl`, `refutation`...) are skipped, as GUIs skip
+    /// them; a known field with a malformed value makes the line an error.
+    pub fn parse(line: &str) -> Result<Reply, ParseError> {
+        let (word, rest) = crate::first_word(line);
+        match word {
+            "" => Err(ParseError::Empty),
+            "uciok" => Ok(Reply::UciOk),
+            "readyok" => Ok(Reply::ReadyOk),
+            "id" => match rest.split_once(char::is_whitespace) {
+                Some(("name", n)) => Ok(Reply::IdName(n.trim().to_string())),
+                Some(("author", a)) => Ok(Reply::IdAuthor(a.trim().to_string())),
+                _ => Err(bad("id", "expected 'name X' or 'author X'")),
+            },
+            "bestmove" => {
+                let mut tokens = rest.split_whitespace();
+                let mv = match tokens.next() {
+                    None => return Err(bad("bestmove", "the move is missing")),
+                    Some("(none)" | "0000") => None,
+                    Some(m) => Some(m.to_string()),
+                };
+                let ponder = match (tokens.next(), tokens.next()) {
+                    (Some("ponder"), Some(p)) => Some(p.to_string()),
+                    _ => None,
+                };
+                Ok(Reply::BestMove { mv, ponder })
+            }
+            "info" if rest.split_whitespace().next() == Some("string") => {
+                Ok(Reply::InfoString(rest["string".len()..].trim().to_string()))
+            }
+            "info" => parse_info(rest).map(Reply::Info),
+            "option" => parse_option(rest),
+            other => Err(ParseError::Unknown(other.to_string())),
+        }
+    }
+}
+
+fn parse_info(rest: &str) -> Result<Info, ParseError> {
+    let mut info = Info::default();
+    let mut tokens = rest.split_whitespace();
+    while let Some(token) = tokens.next() {
+        let t = &mut tokens;
+        match token {
+            "depth" => info.depth = Some(reply_number("info", token, t)?),
+            "seldepth" => info.seldepth = Some(reply_number("info", token, t)?),
+            "multipv" => info.multipv = Some(reply_number("info", token, t)?),
+            "nodes" => info.nodes = Some(reply_number("info", token, t)?),
+            "nps" => info.nps = Some(reply_number("info", token, t)?),
+            "hashfull" => info.hashfull = Some(reply_number("info", token, t)?),
+            "time" => info.time = Some(reply_number("info", token, t)?),
+            "currmovenumber" => info.currmovenumber = Some(reply_number("info", token, t)?),
+            "currmove" => {
+                info.currmove = Some(
+                    t.next()
+                        .ok_or_else(|| bad("info", "'currmove' needs a move"))?
+                        .to_string(),
+                )
+            }
+            "score" => {
+                info.score = Some(match t.next() {
+                    Some("cp") => Score::Cp(reply_number("info", "score cp", t)?),
+                    Some("mate") => Score::Mate(reply_number("info", "score mate", t)?),
+                    _ => return Err(bad("info", "'score' needs 'cp N' or 'mate N'")),
+                })
+            }
+            "lowerbound" => info.bound = Some(Bound::Lower),
+            "upperbound" => info.bound = Some(Bound::Upper),
+            "pv" => {
+                info.pv = t.map(str::to_string).collect();
+            }
+            _ => {}
+        }
+    }
+    Ok(info)
+}
+
+/// `option name N type T [default D] [min A] [max B] [var V]...`; names and values may hold
+/// spaces, so each runs to the next keyword.
+fn parse_option(rest: &str) -> Result<Reply, ParseError> {
+    const KEYS: [&str; 6] = ["name", "type", "default", "min", "max", "var"];
+    let mut fields: Vec<(&str, Vec<&str>)> = Vec::new();
+    for token in rest.split_whitespace() {
+        match fields.last_mut() {
+            Some((key, words)) if !KEYS.contains(&token) || (*key == "name" && token != "type") => {
+                words.push(token)
+            }
+            _ if KEYS.contains(&token) => fields.push((token, Vec::new())),
+            _ => return Err(bad("option", format!("unexpected '{token}'"))),
+        }
+    }
+    let get = |key: &str| {
+        fields
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, w)| w.join(" "))
+    };
+    let name = get("name").filter(|n| !n.is_empty());
+    let name = name.ok_or_else(|| bad("option", "the name is missing"))?;
+    let default = get("default").unwrap_or_default();
+    let int = |key: &str| -> Result<i64, ParseError> {
+        let v = get(key).unwrap_or_default();
+        v.parse()
+            .map_err(|_| bad("option", format!("'{v}' is not a valid number for '{key}'")))
+    };
+    let kind = match get("type").as_deref() {
+        Some("check") => OptionKind::Check {
+            default: default == "true",
+        },
+        Some("spin") => OptionKind::Spin {
+            default: int("default")?,
+            min: int("min")?,
+            max: int("max")?,
+        },
+        Some("combo") => OptionKind::Combo {
+            default,
+            vars: fields
+                .iter()
+                .filter(|(k, _)| *k == "var")
+                .map(|(_, w)| w.join(" "))
+                .collect(),
+        },
+        Some("string") if default == "<empty>" => OptionKind::String {
+            default: String::new(),
+        },
+        Some("string") => OptionKind::String { default },
+        Some("button") => OptionKind::Button,
+        Some(other) => return Err(bad("option", format!("unknown type '{other}'"))),
+        None => return Err(bad("option", "the type is missing")),
+    };
+    Ok(Reply::Option { name, kind })
+}

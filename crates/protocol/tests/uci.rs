@@ -699,3 +699,93 @@ fn random_token_sequences_never_panic_and_print_back() {
     // The vocabulary is rich enough for the round trip to be exercised.
     assert!(parsed > 1000, "{parsed}");
 }
+
+/// The engine's side read back, as a match runner reads it: every reply parses to what was
+/// printed, and malformed replies are typed errors.
+#[test]
+fn replies_parse_as_they_print() {
+    let info = Info {
+        depth: Some(12),
+        seldepth: Some(16),
+        multipv: Some(1),
+        score: Some(Score::Mate(-3)),
+        bound: Some(Bound::Upper),
+        nodes: Some(900),
+        nps: Some(100_000),
+        hashfull: Some(12),
+        time: Some(9),
+        currmove: Some("e2e4".into()),
+        currmovenumber: Some(1),
+        pv: moves(&["e2e4", "e7e5"]),
+    };
+    for r in [
+        Reply::IdName("duel 0.1".into()),
+        Reply::IdAuthor("the duel authors".into()),
+        Reply::UciOk,
+        Reply::ReadyOk,
+        Reply::BestMove {
+            mv: Some("e2e4".into()),
+            ponder: Some("e7e5".into()),
+        },
+        Reply::BestMove {
+            mv: None,
+            ponder: None,
+        },
+        Reply::Info(info),
+        Reply::InfoString("depth 30 score cp 999".into()),
+        Reply::Option {
+            name: "Clear Hash".into(),
+            kind: OptionKind::Button,
+        },
+        Reply::Option {
+            name: "Hash".into(),
+            kind: OptionKind::Spin {
+                default: 16,
+                min: 1,
+                max: 1024,
+            },
+        },
+        Reply::Option {
+            name: "Evaluator".into(),
+            kind: OptionKind::Combo {
+                default: "net".into(),
+                vars: moves(&["net", "strong"]),
+            },
+        },
+        Reply::Option {
+            name: "EvalFile".into(),
+            kind: OptionKind::String {
+                default: String::new(),
+            },
+        },
+        Reply::Option {
+            name: "UCI_Chess960".into(),
+            kind: OptionKind::Check { default: false },
+        },
+    ] {
+        assert_eq!(Reply::parse(&r.to_string()), Ok(r.clone()), "{r}");
+    }
+    // Fields a GUI does not know are skipped.
+    assert_eq!(
+        Reply::parse("info depth 3 tbhits 0 wdl 300 400 300 score cp 7"),
+        Ok(Reply::Info(Info {
+            depth: Some(3),
+            score: Some(Score::Cp(7)),
+            ..Info::default()
+        }))
+    );
+    assert_eq!(Reply::parse(""), Err(ParseError::Empty));
+    assert!(matches!(Reply::parse("hello"), Err(ParseError::Unknown(w)) if w == "hello"));
+    for bad in [
+        "bestmove",
+        "info depth x",
+        "info score cp",
+        "option type spin",
+        "id",
+    ] {
+        assert!(
+            matches!(Reply::parse(bad), Err(ParseError::BadArgument { .. })),
+            "{bad}"
+        );
+    }
+}

@@ -3,7 +3,9 @@
 
 use std::path::Path;
 
-use duel_core::{EvaluatorError, EvaluatorVisitor, GameInfo, SearchProfile};
+use duel_core::{
+    EvaluatorError, EvaluatorVisitor, Game, GameInfo, MatchRecord, Outcome, SearchProfile,
+};
 
 use crate::nnue::Network;
 use crate::{pgn, Chess, Material, Move, Net, Pst, Strong};
@@ -92,6 +94,37 @@ impl GameInfo for Chess {
             ("Black", names[1]),
         ];
         Some(pgn(start, moves, &[], &tags, None, None))
+    }
+
+    /// PGN with the match's tags, each move's comment, the result and the termination.
+    fn match_record(start: &Self, moves: &[Move], info: &MatchRecord<'_>) -> Option<String> {
+        Some(pgn(
+            start,
+            moves,
+            info.notes,
+            info.tags,
+            Some(info.result),
+            Some(info.termination),
+        ))
+    }
+
+    fn end_reason(&self) -> &'static str {
+        match self.outcome() {
+            Some(Outcome::Draw) => {
+                let b = self.board();
+                if !b.generate_moves(|_| true) {
+                    "stalemate"
+                } else if crate::insufficient_material(b) {
+                    "insufficient material"
+                } else if b.halfmove_clock() >= 100 {
+                    "fifty-move rule"
+                } else {
+                    "threefold repetition"
+                }
+            }
+            Some(Outcome::Loss) => "checkmate",
+            _ => "win",
+        }
     }
 
     /// The published tables count on the bare rules: no repetition or fifty-move draw stops a

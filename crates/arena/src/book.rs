@@ -2,16 +2,62 @@
 //! FEN lines (one start position each, as in the UHO and Noomen suites), or PGN games (each
 //! game's moves from the standard start or from its `FEN` tag, as in `8moves_v3.pgn`).
 
-use duel_chess::Chess;
-use duel_core::Game;
+use std::any::{Any, TypeId};
 
-use super::Opening;
+use duel_chess::Chess;
+use duel_core::{Game, GameInfo};
+
+use crate::Opening;
+
+/// What is wrong with an opening file, and where.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BookError {
+    /// A position line is not one.
+    #[error("line {line}: {reason}")]
+    Line {
+        /// The line, from 1.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A PGN game cannot be read.
+    #[error("game {game} (line {line}): {reason}")]
+    Game {
+        /// The game, from 1.
+        game: usize,
+        /// Its first line, from 1.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Nothing in the file.
+    #[error("the opening file holds no position or game")]
+    Empty,
+    /// Books are read for chess only.
+    #[error("opening books are chess books (FEN, EPD, PGN): {game} has none")]
+    NotChess {
+        /// The game asked for.
+        game: &'static str,
+    },
+}
+
+/// [`read_openings`] for a match of `G`, which must be chess: books are chess books.
+pub fn read_book<G: GameInfo>(text: &str, chess960: bool) -> Result<Vec<Opening<G>>, BookError> {
+    if TypeId::of::<G>() != TypeId::of::<Chess>() {
+        return Err(BookError::NotChess { game: G::NAME });
+    }
+    let boxed: Box<dyn Any> = Box::new(read_openings(text, chess960)?);
+    boxed
+        .downcast::<Vec<Opening<G>>>()
+        .map(|b| *b)
+        .map_err(|_| BookError::NotChess { game: G::NAME })
+}
 
 /// The openings of an opening file's `text`: PGN if it has a tag pair or a numbered move,
 /// otherwise one EPD or FEN position per line (blank lines and lines starting with `#` are
 /// skipped). With `chess960`, every start gets Chess960 notation. An error names the line or
 /// game and what is wrong with it.
-pub fn read_openings(text: &str, chess960: bool) -> Result<Vec<Opening>, String> {
+pub fn read_openings(text: &str, chess960: bool) -> Result<Vec<Opening<Chess>>, BookError> {
     // No FEN field holds a dot, so a line starting "1." is a move number.
     let pgn = text
         .lines()
@@ -28,14 +74,14 @@ pub fn read_openings(text: &str, chess960: bool) -> Result<Vec<Opening>, String>
         }
     }
     if openings.is_empty() {
-        return Err("the opening file holds no position or game".into());
+        return Err(BookError::Empty);
     }
     Ok(openings)
 }
 
 /// One position per line: the four FEN fields of the board, then either the two move counters
 /// (FEN) or EPD operations, which are ignored.
-fn read_positions(text: &str) -> Result<Vec<Opening>, String> {
+fn read_positions(text: &str) -> Result<Vec<Opening<Chess>>, BookError> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -44,10 +90,10 @@ fn read_positions(text: &str) -> Result<Vec<Opening>, String> {
         }
         let fields: Vec<&str> = line.split_whitespace().collect();
         if fields.len() < 4 {
-            return Err(format!(
-                "line {}: '{line}' is not a FEN or EPD position (four fields at least)",
-                i + 1
-            ));
+            return Err(BookError::Line {
+                line: i + 1,
+                reason: format!("'{line}' is not a FEN or EPD position (four fields at least)"),
+            });
         }
         let counters = match fields.get(4..6) {
             Some([h, f]) if h.parse::<u32>().is_ok() && f.parse::<u32>().is_ok() => {
@@ -56,7 +102,10 @@ fn read_positions(text: &str) -> Result<Vec<Opening>, String> {
             _ => "0 1".to_string(),
         };
         let fen = format!("{} {counters}", fields[..4].join(" "));
-        let start = Chess::from_text(&fen).map_err(|e| format!("line {}: {e}", i + 1))?;
+        let start = Chess::from_text(&fen).map_err(|e| BookError::Line {
+            line: i + 1,
+            reason: e.to_string(),
+        })?;
         out.push(Opening {
             start,
             moves: Vec::new(),
@@ -67,23 +116,22 @@ fn read_positions(text: &str) -> Result<Vec<Opening>, String> {
 
 /// PGN games: the tag pairs (only `FEN` matters here) and the moves, without comments,
 /// variations, move numbers, annotation glyphs or the result.
-fn read_pgn(text: &str) -> Result<Vec<Opening>, String> {
+fn read_pgn(text: &str) -> Result<Vec<Opening<Chess>>, BookError> {
     let mut out = Vec::new();
     let mut fen: Option<String> = None;
     let mut movetext = String::new();
     let mut first_line = 0;
     let mut finish = |fen: &mut Option<String>, movetext: &mut String, line: usize| {
         let game = out.len() + 1;
+        let bad = |reason: String| BookError::Game { game, line, reason };
         let start = match fen.take() {
-            Some(f) => Chess::from_text(&f)
-                .map_err(|e| format!("game {game} (line {line}): FEN tag: {e}"))?,
+            Some(f) => Chess::from_text(&f).map_err(|e| bad(format!("FEN tag: {e}")))?,
             None => Chess::start(),
         };
-        let moves =
-            pgn_moves(&start, movetext).map_err(|e| format!("game {game} (line {line}): {e}"))?;
+        let moves = pgn_moves(&start, movetext, bad)?;
         movetext.clear();
         out.push(Opening { start, moves });
-        Ok::<(), String>(())
+        Ok::<(), BookError>(())
     };
     let mut in_game = false;
     for (i, line) in text.lines().enumerate() {
@@ -136,7 +184,11 @@ fn tag_value(line: &str, name: &str) -> Option<String> {
 }
 
 /// The moves of PGN `movetext` from `start`, in UCI text.
-fn pgn_moves(start: &Chess, movetext: &str) -> Result<Vec<String>, String> {
+fn pgn_moves(
+    start: &Chess,
+    movetext: &str,
+    bad: impl Fn(String) -> BookError,
+) -> Result<Vec<String>, BookError> {
     // Comments (braces, and a semicolon to the end of its line) and variations (nested
     // parentheses) go first; what is left is move numbers, moves, glyphs and the result.
     let mut plain = String::new();
@@ -177,7 +229,7 @@ fn pgn_moves(start: &Chess, movetext: &str) -> Result<Vec<String>, String> {
         }
         let mv = pos
             .parse_san(word)
-            .map_err(|e| format!("move {} '{word}': {e}", moves.len() + 1))?;
+            .map_err(|e| bad(format!("move {} '{word}': {e}", moves.len() + 1)))?;
         moves.push(pos.format_move(mv));
         pos.play(mv);
     }
@@ -254,7 +306,7 @@ Nc6 3. Bc4 Bc5 *
             ("1. e4 *\n\n1. e5 *\n", "'e5'"),
             ("[FEN \"not a fen\"]\n\n1. e4 *\n", "FEN tag"),
         ] {
-            let e = read_openings(text, false).unwrap_err();
+            let e = read_openings(text, false).unwrap_err().to_string();
             assert!(e.contains(want), "{text:?}: {e}");
         }
     }

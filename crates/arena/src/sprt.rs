@@ -9,10 +9,13 @@
 //! accepts H1 when the ratio reaches ln((1 − β) / α) and H0 when it falls to ln(β / (1 − α))
 //! (Wald's bounds): α is the chance of accepting H1 when H0 holds, β the other way round.
 
-use super::Tally;
+use serde::{Deserialize, Serialize};
+
+use crate::stats::Tally;
+use crate::ParseError;
 
 /// The hypotheses and error rates of a test.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Sprt {
     /// The Elo difference of H0.
     pub elo0: f64,
@@ -36,8 +39,14 @@ pub enum Verdict {
 impl Sprt {
     /// `ELO0,ELO1` or `ELO0,ELO1,ALPHA,BETA` (α and β 0.05 when left out), as in `0,5` or
     /// `-3,1,0.05,0.1`.
-    pub fn parse(text: &str) -> Result<Sprt, String> {
-        let bad = |why: &str| format!("bad SPRT '{text}': {why} (expected ELO0,ELO1[,ALPHA,BETA])");
+    pub fn parse(text: &str) -> Result<Sprt, ParseError> {
+        let bad = |why: &str| {
+            ParseError::new(
+                "bad SPRT",
+                text,
+                format!("{why} (expected ELO0,ELO1[,ALPHA,BETA])"),
+            )
+        };
         let numbers = text
             .split(',')
             .map(|w| w.trim().parse::<f64>().ok().filter(|x| x.is_finite()))
@@ -158,7 +167,7 @@ mod tests {
             ("0,5,0.05", "two or four"),
             ("0,2000", "1000"),
         ] {
-            let e = Sprt::parse(text).unwrap_err();
+            let e = Sprt::parse(text).unwrap_err().to_string();
             assert!(e.contains(why) && e.contains(text), "{text}: {e}");
         }
         assert_eq!(

@@ -1,0 +1,37 @@
+//! Matches for every duel game, as a tournament manager plays them. The players are duel in
+//! process (any evaluator and search options, [`DuelSpec`]) or engines as child processes over
+//! UCI, xboard (CECP) or NBoard, every line a typed command or reply of `duel-protocol`
+//! ([`player`]); each plays on its own clock ([`clock`]: a move after the flag falls loses);
+//! the game's own rules judge the end ([`adjudicate`]: an illegal move loses too); openings
+//! are random plies from the start for any game, or read from a chess book ([`openings`],
+//! [`book`]), each played twice with colours swapped; games run several at a time or in
+//! shards over several machines ([`schedule`], [`results`]); every game is kept in the
+//! game's record format (PGN, GGF); and the score comes as an Elo difference with its 95%
+//! interval, by games and by pairs ([`stats`]), or as a sequential test ([`sprt`]) that stops
+//! the match once it has decided.
+
+pub mod adjudicate;
+pub mod book;
+pub mod clock;
+mod error;
+mod game;
+pub mod openings;
+pub mod player;
+mod probe;
+pub mod results;
+pub mod schedule;
+pub mod sprt;
+pub mod stats;
+
+pub use adjudicate::GameResult;
+pub use book::{read_openings, BookError};
+pub use clock::{Clocks, TimeControl};
+pub use error::{ArenaError, ParseError};
+pub use game::{play_game, Played};
+pub use openings::{random_openings, Opening};
+pub use player::{DuelSpec, EngineSpec, Player, Protocol};
+pub use probe::{Analyst, Choice};
+pub use results::{merge, GameOutcome, MatchParams, MergeError, RunResults};
+pub use schedule::{run_match, Schedule, Shard};
+pub use sprt::{Sprt, Verdict};
+pub use stats::{elo_interval, Pairs, Standings, Tally};

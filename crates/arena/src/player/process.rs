@@ -1,0 +1,145 @@
+//! An engine as a child process: lines out on its input, lines in from its output through a
+//! reader thread, so that every wait has a deadline.
+
+use std::fmt::Display;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use super::Answer;
+use crate::ArenaError;
+
+/// How long an engine may take to answer the handshake and a synchronisation.
+pub(crate) const HANDSHAKE: Duration = Duration::from_secs(20);
+
+/// A running engine process.
+pub(crate) struct Process {
+    /// The engine's name: its command line until it gives one.
+    pub name: String,
+    child: Child,
+    input: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Process {
+    /// Starts `command` (program and arguments).
+    pub fn start(command: &[String]) -> Result<Process, ArenaError> {
+        let (program, args) = command.split_first().ok_or(ArenaError::EmptyCommand)?;
+        let started = |source| ArenaError::Start {
+            command: command.join(" "),
+            source,
+        };
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(started)?;
+        let piped = || std::io::Error::other("no pipe to the engine");
+        let input = child.stdin.take().ok_or_else(|| started(piped()))?;
+        let output = child.stdout.take().ok_or_else(|| started(piped()))?;
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(output).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(Process {
+            name: command.join(" "),
+            child,
+            input,
+            lines,
+        })
+    }
+
+    /// Writes one line (a typed command, printed).
+    pub fn send(&mut self, line: &impl Display) -> Result<(), ArenaError> {
+        writeln!(self.input, "{line}")
+            .and_then(|()| self.input.flush())
+            .map_err(|source| ArenaError::Write {
+                engine: self.name.clone(),
+                source,
+            })
+    }
+
+    /// The next line before `deadline`; None when the deadline comes first.
+    pub fn line_before(
+        &mut self,
+        deadline: Instant,
+        during: &'static str,
+    ) -> Result<Option<String>, ArenaError> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(left) {
+            Ok(l) => Ok(Some(l)),
+            Err(RecvTimeoutError::Timeout) => Ok(None),
+            Err(RecvTimeoutError::Disconnected) => Err(ArenaError::Exited {
+                engine: self.name.clone(),
+                during,
+            }),
+        }
+    }
+
+    /// A player's answer to a search: each line goes to `read` until it gives the answer;
+    /// [`Answer::Late`] when `deadline` comes first.
+    pub fn answer(
+        &mut self,
+        deadline: Instant,
+        mut read: impl FnMut(&str) -> Option<Answer>,
+    ) -> Result<Answer, ArenaError> {
+        loop {
+            let Some(line) = self.line_before(deadline, " during a search")? else {
+                return Ok(Answer::Late);
+            };
+            if let Some(answer) = read(&line) {
+                return Ok(answer);
+            }
+        }
+    }
+
+    /// Reads lines until `done` says so, within [`HANDSHAKE`].
+    pub fn wait_for(&mut self, mut done: impl FnMut(&str) -> bool) -> Result<(), ArenaError> {
+        let deadline = Instant::now() + HANDSHAKE;
+        loop {
+            match self.line_before(deadline, "")? {
+                Some(l) if done(&l) => return Ok(()),
+                Some(_) => {}
+                None => {
+                    return Err(ArenaError::NoAnswer {
+                        engine: self.name.clone(),
+                        wait: HANDSHAKE,
+                    })
+                }
+            }
+        }
+    }
+
+    /// An error saying the engine cannot do `reason`.
+    pub fn unable(&self, reason: impl Into<String>) -> ArenaError {
+        ArenaError::Unable {
+            engine: self.name.clone(),
+            reason: reason.into(),
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        // Every protocol here ends a session with `quit`.
+        let _ = self.send(&"quit");
+        // Give it a moment to leave by itself, then make sure.
+        let until = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < until {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

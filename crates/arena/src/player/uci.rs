@@ -1,0 +1,200 @@
+//! A UCI engine as a player: `position` and `go` with both clocks at every move, `info` lines
+//! read for the record, `bestmove` as the answer.
+
+use std::time::{Duration, Instant};
+
+use duel_core::GameInfo;
+use duel_protocol::uci::{Command, Go, Info, Position, Reply, Start};
+use duel_search::Limits;
+
+use super::process::{Process, HANDSHAKE};
+use super::{Answer, EngineSpec, Player, Thought, Turn, Value};
+use crate::{ArenaError, TimeControl};
+
+/// A running UCI engine.
+pub struct UciEngine {
+    p: Process,
+}
+
+impl UciEngine {
+    /// Starts the engine: `uci` (its name from `id name`), the options, `isready`.
+    pub fn start(spec: &EngineSpec) -> Result<UciEngine, ArenaError> {
+        let mut e = UciEngine {
+            p: Process::start(&spec.command)?,
+        };
+        e.p.send(&Command::Uci)?;
+        let mut name = None;
+        e.p.wait_for(|l| match Reply::parse(l) {
+            Ok(Reply::IdName(n)) => {
+                name = Some(n);
+                false
+            }
+            Ok(Reply::UciOk) => true,
+            _ => false,
+        })?;
+        if let Some(n) = name {
+            e.p.name = n;
+        }
+        for (name, value) in &spec.options {
+            e.p.send(&Command::SetOption {
+                name: name.clone(),
+                value: Some(value.clone()),
+            })?;
+        }
+        e.ready()?;
+        Ok(e)
+    }
+
+    fn ready(&mut self) -> Result<(), ArenaError> {
+        self.p.send(&Command::IsReady)?;
+        self.p
+            .wait_for(|l| matches!(Reply::parse(l), Ok(Reply::ReadyOk)))
+    }
+
+    /// Reads the engine's thinking until its move or `deadline`.
+    fn answer(&mut self, deadline: Instant) -> Result<Answer, ArenaError> {
+        let mut thought = Thought::default();
+        self.p.answer(deadline, |line| match Reply::parse(line) {
+            Ok(Reply::BestMove { mv, .. }) => {
+                let mv = mv.unwrap_or_else(|| "(none)".into());
+                Some(Answer::Move(mv, thought))
+            }
+            Ok(Reply::Info(info)) => {
+                heard(&mut thought, &info);
+                None
+            }
+            _ => None,
+        })
+    }
+
+    /// `position` for `start` and `moves`: `startpos` when it is the game's start.
+    fn position<G: GameInfo>(start: &G, moves: Vec<String>) -> Command {
+        let fen = start.to_text();
+        let start = if fen == G::start().to_text() {
+            Start::StartPos
+        } else {
+            Start::Fen(fen)
+        };
+        Command::Position(Position { start, moves })
+    }
+
+    /// The engine's move in `pos` within `limits` (`go depth`, `nodes`, `movetime`), a new
+    /// game each time, as `duel suite --engine` asks: the move, its depth, the time taken.
+    pub fn probe<G: GameInfo>(
+        &mut self,
+        pos: &G,
+        limits: &Limits,
+        patience: Duration,
+    ) -> Result<(Answer, Duration), ArenaError> {
+        self.p.send(&Command::UciNewGame)?;
+        self.ready()?;
+        self.p.send(&Self::position(pos, Vec::new()))?;
+        self.p.send(&Command::Go(Go {
+            depth: limits.depth,
+            nodes: limits.nodes,
+            movetime: limits.time.map(|t| t.as_millis().max(1) as i64),
+            ..Go::default()
+        }))?;
+        let t0 = Instant::now();
+        let mut answer = self.answer(t0 + patience)?;
+        if answer == Answer::Late {
+            // Past its limit and then some: ask for the move now.
+            self.p.send(&Command::Stop)?;
+            answer = self.answer(Instant::now() + HANDSHAKE)?;
+        }
+        Ok((answer, t0.elapsed()))
+    }
+}
+
+/// Takes in one `info` line: only the first line of a MultiPV search, and only a line with a
+/// value (a bare `info depth` line, a new iteration begun, does not replace the depth of the
+/// value shown).
+fn heard(thought: &mut Thought, info: &Info) {
+    if info.multipv.is_some_and(|n| n != 1) {
+        return;
+    }
+    if let Some(score) = info.score {
+        thought.value = Some(match score {
+            duel_protocol::uci::Score::Cp(v) => Value::Cp(v),
+            duel_protocol::uci::Score::Mate(m) => Value::Mate(m),
+        });
+        thought.depth = info.depth;
+    }
+}
+
+impl<G: GameInfo> Player<G> for UciEngine {
+    fn name(&self) -> &str {
+        &self.p.name
+    }
+
+    fn new_game(&mut self, _start: &G, _tc: TimeControl) -> Result<(), ArenaError> {
+        self.p.send(&Command::UciNewGame)?;
+        self.ready()
+    }
+
+    fn think(&mut self, turn: &Turn<'_, G>) -> Result<Answer, ArenaError> {
+        self.p
+            .send(&Self::position(turn.start, turn.move_texts()))?;
+        let tc = turn.controls[turn.mover()];
+        let ms = |d: Duration| d.as_millis() as i64;
+        let go = if tc.is_fixed() {
+            Go {
+                nodes: tc.nodes,
+                depth: tc.depth,
+                ..Go::default()
+            }
+        } else {
+            Go {
+                wtime: Some(ms(turn.clocks[0])),
+                btime: Some(ms(turn.clocks[1])),
+                winc: Some(ms(turn.controls[0].increment)),
+                binc: Some(ms(turn.controls[1].increment)),
+                ..Go::default()
+            }
+        };
+        self.p.send(&Command::Go(go))?;
+        self.answer(turn.deadline)
+    }
+
+    fn interrupt(&mut self) {
+        let _ = self.p.send(&Command::Stop);
+        let _ = self.ready();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What an engine said while thinking becomes the move's comment: the last value with
+    /// its depth, MultiPV's other lines and `info string` ignored.
+    #[test]
+    fn thoughts_become_notes() {
+        let ms = Duration::from_millis;
+        assert_eq!(Thought::default().note(ms(531)), "0.531s");
+        let mut t = Thought::default();
+        let hear = |t: &mut Thought, line: &str| {
+            if let Ok(Reply::Info(info)) = Reply::parse(line) {
+                heard(t, &info)
+            }
+        };
+        for line in [
+            "info depth 11 seldepth 15 score cp 35 nodes 100 pv e2e4",
+            "info depth 12 seldepth 16 multipv 1 score cp -7 upperbound nodes 900 pv e2e4",
+            "info depth 12 multipv 2 score cp -50 nodes 950 pv d2d4",
+            "info string depth 30 score cp 999",
+            "info depth 13",
+            "info currmove e2e4 currmovenumber 1",
+        ] {
+            hear(&mut t, line);
+        }
+        assert_eq!(t.note(ms(1200)), "-0.07/12 1.200s");
+        hear(&mut t, "info depth 20 score mate -3 pv e1e2");
+        assert_eq!(t.note(ms(5)), "-M3/20 0.005s");
+        hear(&mut t, "info depth 21 score mate 2 pv e1e2");
+        assert_eq!(t.note(ms(5)), "+M2/21 0.005s");
+        // Whatever number an engine prints, the note is written without a panic.
+        hear(&mut t, "info depth 1 score mate -2147483648");
+        assert_eq!(t.note(ms(5)), "-M2147483648/1 0.005s");
+    }
+}

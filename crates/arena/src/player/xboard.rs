@@ -1,0 +1,214 @@
+//! An xboard (CECP) engine as a player: it keeps the game itself, so moves are sent in force
+//! mode as they are played and `go` makes it move for the side to move.
+
+use std::time::{Duration, Instant};
+
+use duel_core::GameInfo;
+use duel_protocol::xboard::{Command, Reply};
+use duel_search::Limits;
+
+use super::process::{Process, HANDSHAKE};
+use super::{Answer, EngineSpec, Player, Thought, Turn, Value};
+use crate::{ArenaError, TimeControl};
+
+/// How long an engine that never says `feature done=1` (protocol version 1) is given to
+/// declare its features.
+const FEATURE_WAIT: Duration = Duration::from_secs(2);
+
+/// A running xboard engine.
+pub struct XboardEngine {
+    p: Process,
+    /// Moves go as `usermove M` rather than bare.
+    usermove: bool,
+    /// `ping N` is answered by `pong N` (the xboard `isready`).
+    ping: bool,
+    /// `setboard FEN` is understood.
+    setboard: bool,
+    /// How many moves of the game the engine already has.
+    synced: usize,
+}
+
+impl XboardEngine {
+    /// Starts the engine: `xboard`, `protover 2`, then the features until `done=1` (or a
+    /// pause, for version 1 engines), then the options.
+    pub fn start(spec: &EngineSpec) -> Result<XboardEngine, ArenaError> {
+        let mut e = XboardEngine {
+            p: Process::start(&spec.command)?,
+            usermove: false,
+            ping: false,
+            setboard: false,
+            synced: 0,
+        };
+        e.p.send(&Command::Xboard)?;
+        e.p.send(&Command::Protover(2))?;
+        let deadline = Instant::now() + FEATURE_WAIT;
+        'features: while let Some(line) = e.p.line_before(deadline, "")? {
+            let Ok(Reply::Features(features)) = Reply::parse(&line) else {
+                continue;
+            };
+            let mut done = false;
+            for (k, v) in features {
+                match k.as_str() {
+                    "myname" => e.p.name = v.clone(),
+                    "usermove" => e.usermove = v == "1",
+                    "ping" => e.ping = v == "1",
+                    "setboard" => e.setboard = v == "1",
+                    "done" => done = v == "1",
+                    _ => {}
+                }
+                // Accepting is only a courtesy: engines work without it.
+                if k != "done" {
+                    e.p.send(&Command::Accepted(k))?;
+                }
+            }
+            if done {
+                break 'features;
+            }
+        }
+        for (name, value) in &spec.options {
+            e.p.send(&Command::Option {
+                name: name.clone(),
+                value: value.clone(),
+            })?;
+        }
+        Ok(e)
+    }
+
+    fn ready(&mut self) -> Result<(), ArenaError> {
+        // Without ping there is nothing to wait on; the engine reads its input in order.
+        if !self.ping {
+            return Ok(());
+        }
+        self.p.send(&Command::Ping(1))?;
+        self.p
+            .wait_for(|l| matches!(Reply::parse(l), Ok(Reply::Pong(1))))
+    }
+
+    /// Reads the engine's thinking until its move, its resignation or `deadline`.
+    fn answer(&mut self, deadline: Instant) -> Result<Answer, ArenaError> {
+        let mut thought = Thought::default();
+        self.p.answer(deadline, |line| match Reply::parse(line) {
+            Ok(Reply::Move(m)) => Some(Answer::Move(m, thought)),
+            Ok(Reply::Resign) => Some(Answer::Resign),
+            Ok(Reply::Thinking { depth, score, .. }) => {
+                thought = Thought {
+                    depth: Some(depth),
+                    value: Some(Value::Cp(score)),
+                };
+                None
+            }
+            _ => None,
+        })
+    }
+
+    /// The engine's move in `pos` within `limits` (`sd`, `st`; no node limit), from a new
+    /// game set up by `setboard`, as `duel suite --engine` asks.
+    pub fn probe<G: GameInfo>(
+        &mut self,
+        pos: &G,
+        limits: &Limits,
+        patience: Duration,
+    ) -> Result<(Answer, Duration), ArenaError> {
+        if limits.nodes.is_some() {
+            return Err(self
+                .p
+                .unable("an xboard engine cannot be limited by nodes; use a time or a depth"));
+        }
+        if !self.setboard {
+            return Err(self.p.unable(
+                "the engine does not declare `feature setboard=1`, so it cannot be given a \
+                 position",
+            ));
+        }
+        for c in [Command::New, Command::Force, Command::Post] {
+            self.p.send(&c)?;
+        }
+        self.p.send(&Command::SetBoard(pos.to_text()))?;
+        if let Some(d) = limits.depth {
+            self.p.send(&Command::Depth(d))?;
+        }
+        if let Some(t) = limits.time {
+            self.p.send(&Command::MoveTime(t))?;
+        }
+        self.ready()?;
+        self.p.send(&Command::Go)?;
+        let t0 = Instant::now();
+        let mut answer = self.answer(t0 + patience)?;
+        if answer == Answer::Late {
+            self.p.send(&Command::MoveNow)?;
+            answer = self.answer(Instant::now() + HANDSHAKE)?;
+        }
+        let time = t0.elapsed();
+        // It played its move on its own board: out of the game before the next position.
+        self.p.send(&Command::Force)?;
+        Ok((answer, time))
+    }
+}
+
+impl<G: GameInfo> Player<G> for XboardEngine {
+    fn name(&self) -> &str {
+        &self.p.name
+    }
+
+    fn new_game(&mut self, start: &G, tc: TimeControl) -> Result<(), ArenaError> {
+        if tc.nodes.is_some() {
+            return Err(self
+                .p
+                .unable("an xboard engine cannot be limited by nodes; use a time control"));
+        }
+        let fen = start.to_text();
+        let other_start = fen != G::start().to_text();
+        if other_start && !self.setboard {
+            return Err(self.p.unable(format!(
+                "an xboard engine without the setboard feature cannot start from {fen}"
+            )));
+        }
+        self.synced = 0;
+        for c in [
+            Command::New,
+            Command::Force,
+            Command::Easy,
+            Command::Post,
+            Command::Level {
+                moves: 0,
+                base: tc.base,
+                increment: tc.increment,
+            },
+        ] {
+            self.p.send(&c)?;
+        }
+        if let Some(d) = tc.depth {
+            self.p.send(&Command::Depth(d))?;
+        }
+        if other_start {
+            self.p.send(&Command::SetBoard(fen))?;
+        }
+        self.ready()
+    }
+
+    fn think(&mut self, turn: &Turn<'_, G>) -> Result<Answer, ArenaError> {
+        self.p.send(&Command::Force)?;
+        let texts = turn.move_texts();
+        for m in &texts[self.synced.min(texts.len())..] {
+            let c = if self.usermove {
+                Command::UserMove(m.clone())
+            } else {
+                Command::Move(m.clone())
+            };
+            self.p.send(&c)?;
+        }
+        let me = turn.mover();
+        let cs = |d: Duration| (d.as_millis() / 10) as u64;
+        self.p.send(&Command::Time(cs(turn.clocks[me])))?;
+        self.p.send(&Command::Otim(cs(turn.clocks[1 - me])))?;
+        self.p.send(&Command::Go)?;
+        // It now has every move and will add its own.
+        self.synced = texts.len() + 1;
+        self.answer(turn.deadline)
+    }
+
+    fn interrupt(&mut self) {
+        let _ = self.p.send(&Command::Force);
+        let _ = self.ready();
+    }
+}

@@ -13,8 +13,10 @@ use std::time::{Duration, Instant};
 pub const PATIENCE: Duration = Duration::from_secs(60);
 
 /// What "at once" means in the tests: the engine answers in a millisecond or two, and this
-/// leaves room for a CI machine running other tests on both cores.
-pub const AT_ONCE: Duration = Duration::from_millis(500);
+/// leaves room for a machine whose two cores run other tests and the engine's own search (500
+/// ms was once exceeded at a load average of 5.6). A deaf loop answers after the search's 5 s
+/// or never, so it still fails.
+pub const AT_ONCE: Duration = Duration::from_secs(2);
 
 /// A running engine, its output read on a thread.
 pub struct Engine {

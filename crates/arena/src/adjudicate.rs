@@ -1,10 +1,14 @@
 //! How a game ends: by the game's own rules ([`duel_core::Game::outcome`], with its reason
-//! from [`GameInfo::end_reason`]), or drawn when it runs past [`MAX_PLIES`]. The other ends,
-//! a move after the flag, an illegal move and a resignation, are judged where the move comes
-//! in ([`crate::play_game`]).
+//! from [`GameInfo::end_reason`]), drawn when it runs past a ply limit ([`MAX_PLIES`] by
+//! default), or, when a match asks for it, won by the side both players' values have favoured
+//! by a margin for some plies ([`WinRule`], cutechess-cli's `-resign`). The other ends, a
+//! move after the flag, an illegal move and a resignation, are judged where the move comes in
+//! ([`crate::play_game`]).
 
 use duel_core::{GameInfo, Outcome, Side};
 use serde::{Deserialize, Serialize};
+
+use crate::player::{Thought, Value};
 
 /// Games longer than this are drawn (no pair of players shuffles this long without a draw by
 /// the rules unless something is wrong).
@@ -50,8 +54,78 @@ impl GameResult {
     }
 }
 
-/// The result and its reason if the game is over at `pos` after `plies` plies.
-pub fn judge<G: GameInfo>(pos: &G, plies: usize) -> Option<(GameResult, String)> {
+/// When a match ends its games before the rules do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Adjudication {
+    /// A game still going after this many plies (the opening's included) is drawn.
+    pub max_plies: usize,
+    /// A game is won early by this rule, if given.
+    pub win: Option<WinRule>,
+}
+
+impl Default for Adjudication {
+    fn default() -> Self {
+        Adjudication {
+            max_plies: MAX_PLIES,
+            win: None,
+        }
+    }
+}
+
+/// A game is won by a side once the values the movers report have been above `score` for it
+/// (in the players' units, centipawns in chess) for `plies` plies in a row: the rest would
+/// only be the conversion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WinRule {
+    /// The margin.
+    pub score: i32,
+    /// Plies in a row.
+    pub plies: u32,
+}
+
+/// Follows the movers' values for a [`WinRule`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct WinWatch {
+    /// +1 when the first side has been ahead by the margin, -1 the second, 0 neither.
+    ahead: i32,
+    plies: u32,
+}
+
+impl WinWatch {
+    /// Takes in what `mover` thought of its move; the result once `rule` says the game is won.
+    pub fn see(&mut self, rule: &WinRule, mover: Side, thought: &Thought) -> Option<GameResult> {
+        let own = match thought.value {
+            Some(Value::Cp(v)) => v,
+            Some(Value::Mate(m)) => m.signum() * duel_core::Score::WIN_VALUE,
+            None => 0,
+        };
+        let first = own * mover.sign();
+        let side = if first > rule.score {
+            1
+        } else if first < -rule.score {
+            -1
+        } else {
+            0
+        };
+        if side != 0 && side == self.ahead {
+            self.plies += 1;
+        } else {
+            self.ahead = side;
+            self.plies = u32::from(side != 0);
+        }
+        (self.plies >= rule.plies).then(|| {
+            GameResult::win_for(if self.ahead > 0 {
+                Side::First
+            } else {
+                Side::Second
+            })
+        })
+    }
+}
+
+/// The result and its reason if the game is over at `pos` after `plies` plies (drawn at
+/// `max_plies`).
+pub fn judge<G: GameInfo>(pos: &G, plies: usize, max_plies: usize) -> Option<(GameResult, String)> {
     if let Some(o) = pos.outcome() {
         let mover = pos.side_to_move();
         let result = match o {
@@ -61,7 +135,7 @@ pub fn judge<G: GameInfo>(pos: &G, plies: usize) -> Option<(GameResult, String)>
         };
         return Some((result, pos.end_reason().to_string()));
     }
-    (plies >= MAX_PLIES).then(|| (GameResult::Draw, format!("{MAX_PLIES} plies")))
+    (plies >= max_plies).then(|| (GameResult::Draw, format!("{max_plies} plies")))
 }
 
 #[cfg(test)]
@@ -76,19 +150,38 @@ mod tests {
             pos.play(pos.parse_move(m).unwrap());
         }
         assert_eq!(
-            judge(&pos, 4),
+            judge(&pos, 4, MAX_PLIES),
             Some((GameResult::SecondWins, "checkmate".into()))
         );
         let mut ttt = duel_tictactoe::TicTacToe::start();
         for m in ["1", "4", "2", "5", "3"] {
             ttt.play(ttt.parse_move(m).unwrap());
         }
-        assert_eq!(judge(&ttt, 5), Some((GameResult::FirstWins, "win".into())));
         assert_eq!(
-            judge(&duel_chess::Chess::start(), MAX_PLIES),
+            judge(&ttt, 5, MAX_PLIES),
+            Some((GameResult::FirstWins, "win".into()))
+        );
+        assert_eq!(
+            judge(&duel_chess::Chess::start(), MAX_PLIES, MAX_PLIES),
             Some((GameResult::Draw, "600 plies".into()))
         );
         assert_eq!(GameResult::FirstWins.half_points(1), 0);
+        // Both sides' values favour the second side by the margin for three plies.
+        let rule = WinRule {
+            score: 1000,
+            plies: 3,
+        };
+        let mut w = WinWatch::default();
+        let said = |v| Thought {
+            depth: None,
+            value: Some(v),
+        };
+        assert_eq!(w.see(&rule, Side::First, &said(Value::Cp(-1200))), None);
+        assert_eq!(w.see(&rule, Side::Second, &said(Value::Cp(1500))), None);
+        assert_eq!(
+            w.see(&rule, Side::First, &said(Value::Mate(-3))),
+            Some(GameResult::SecondWins)
+        );
         assert_eq!(GameResult::SecondWins.half_points(1), 2);
     }
 }

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use duel_core::{GameInfo, MatchRecord};
 
-use crate::adjudicate::{judge, GameResult};
+use crate::adjudicate::{judge, Adjudication, GameResult, WinWatch};
 use crate::player::{read_move, Answer, Player, Turn};
 use crate::{ArenaError, Clocks, Opening, TimeControl};
 
@@ -20,14 +20,19 @@ pub struct Played {
     pub reason: String,
     /// The game in the game's record format (PGN, GGF), or its moves when it has none.
     pub record: String,
+    /// The final position, in the game's text form (for scores beyond the result: Othello's
+    /// disc count).
+    pub end: String,
 }
 
 /// Plays one game: `players` (the first side's first) from `opening`, each on its own
-/// control of `controls`; `round` and `date` go into the record.
+/// control of `controls`, ended early as `adjudication` says; `round` and `date` go into the
+/// record.
 pub fn play_game<G: GameInfo>(
     players: [&mut dyn Player<G>; 2],
     opening: &Opening<G>,
     controls: [TimeControl; 2],
+    adjudication: &Adjudication,
     round: usize,
     date: &str,
 ) -> Result<Played, ArenaError> {
@@ -40,8 +45,9 @@ pub fn play_game<G: GameInfo>(
     let mut clocks = Clocks::new(controls);
     let names = [first.name().to_string(), second.name().to_string()];
     let players = [first, second];
+    let mut watch = WinWatch::default();
     let (result, reason) = loop {
-        if let Some(end) = judge(&pos, moves.len()) {
+        if let Some(end) = judge(&pos, moves.len(), adjudication.max_plies) {
             break end;
         }
         let side = pos.side_to_move();
@@ -59,6 +65,12 @@ pub fn play_game<G: GameInfo>(
         let used = t0.elapsed();
         let text = match answer {
             Answer::Move(text, thought) if clocks.charge(me, used) => {
+                let won = adjudication
+                    .win
+                    .and_then(|rule| watch.see(&rule, side, &thought));
+                if let Some(r) = won {
+                    break (r, "adjudication".to_string());
+                }
                 notes.push(thought.note(used));
                 text
             }
@@ -133,5 +145,6 @@ pub fn play_game<G: GameInfo>(
         result,
         reason,
         record,
+        end: pos.to_text(),
     })
 }

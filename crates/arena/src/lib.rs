@@ -23,7 +23,7 @@ pub mod schedule;
 pub mod sprt;
 pub mod stats;
 
-pub use adjudicate::GameResult;
+pub use adjudicate::{Adjudication, GameResult, WinRule};
 pub use book::{read_openings, BookError};
 pub use clock::{Clocks, TimeControl};
 pub use error::{ArenaError, ParseError};

@@ -7,6 +7,7 @@ use std::sync::mpsc;
 use duel_core::GameInfo;
 use serde::{Deserialize, Serialize};
 
+use crate::adjudicate::Adjudication;
 use crate::player::{Maker, Player};
 use crate::{play_game, ArenaError, Opening, ParseError, Played, Standings, TimeControl};
 
@@ -60,6 +61,8 @@ pub struct Schedule<'a, G> {
     pub concurrency: usize,
     /// The part of the match this run plays.
     pub shard: Shard,
+    /// When games end before the rules end them.
+    pub adjudication: Adjudication,
 }
 
 /// Plays the games of `schedule` between the players `first` and `second` make, reporting
@@ -119,7 +122,14 @@ pub fn run_match<G: GameInfo>(
                     } else {
                         ([&mut *b, &mut *a], [c2, c1])
                     };
-                    let played = play_game(players, opening, controls, g + 1, date);
+                    let played = play_game(
+                        players,
+                        opening,
+                        controls,
+                        &schedule.adjudication,
+                        g + 1,
+                        date,
+                    );
                     if tx.send((g, played, go_on.clone())).is_err() || told.recv() != Ok(true) {
                         break;
                     }

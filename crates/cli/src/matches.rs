@@ -12,8 +12,8 @@ use clap::Args;
 use duel_arena::openings::{chess960_start, has_chess960};
 use duel_arena::player::{start_engine, Maker};
 use duel_arena::{
-    random_openings, run_match, DuelSpec, EngineSpec, GameOutcome, GameResult, MatchParams,
-    Protocol, RunResults, Schedule, Shard, Sprt, Standings, TimeControl, Verdict,
+    random_openings, run_match, Adjudication, DuelSpec, EngineSpec, GameOutcome, GameResult,
+    MatchParams, Protocol, RunResults, Schedule, Shard, Sprt, Standings, TimeControl, Verdict,
 };
 use duel_core::GameInfo;
 use duel_engine::{GameVisitor, Limits, Session};
@@ -348,6 +348,7 @@ fn play<G: GameInfo>(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
         controls,
         concurrency: a.concurrency as usize,
         shard,
+        adjudication: Adjudication::default(),
     };
     let (make_first, make_second) = (first.maker::<G>(), second.maker::<G>());
     let standings = run_match(&*make_first, &*make_second, &schedule, |g, played, s| {

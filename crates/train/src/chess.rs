@@ -10,11 +10,16 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::time::Instant;
 
+use duel_arena::player::{Answer, DuelPlayer, Thought, Turn, Value};
+use duel_arena::{
+    random_openings, run_match, Adjudication, ArenaError, Opening, Player, Schedule, Shard,
+    TimeControl, WinRule,
+};
 use duel_chess::strong::{
     feature_name, features, phase, pst_feature, Weights, N_FEATURES, PHASE_MAX,
 };
 use duel_chess::{is_noisy, Chess, Pst, Strong};
-use duel_core::{Evaluator, Game, Outcome, Side, SplitMix64};
+use duel_core::{Evaluator, Game, Side, SplitMix64};
 use duel_search::engine::{Limits, SearchConfig, Searcher};
 
 /// Plies of random legal moves that open every game: variety, since the searches themselves are
@@ -43,106 +48,116 @@ pub fn search_config() -> SearchConfig {
     }
 }
 
-/// A position `plies` random legal moves from the start that is not finished; None if the
-/// random moves ended the game (the caller draws again).
-fn random_opening(rng: &mut SplitMix64, plies: u32) -> Option<Chess> {
-    let mut pos = Chess::start();
-    let mut moves = Vec::new();
-    for _ in 0..plies {
-        if pos.outcome().is_some() {
-            return None;
-        }
-        pos.generate_moves(&mut moves);
-        pos.play(moves[rng.below(moves.len())]);
-    }
-    pos.outcome().is_none().then_some(pos)
-}
-
-/// `n` distinct unfinished openings of [`OPENING_PLIES`] random plies, from `seed`.
+/// `n` distinct unfinished openings of [`OPENING_PLIES`] random plies, from `seed`, by the
+/// arena's opening maker.
 pub fn openings(n: usize, seed: u64) -> Vec<Chess> {
-    let mut rng = SplitMix64::new(seed);
-    let mut seen = std::collections::HashSet::new();
-    let mut out = Vec::with_capacity(n);
-    // Far more tries than any sensible request needs; stops an impossible one.
-    for _ in 0..n.saturating_mul(100).max(100) {
-        if out.len() == n {
-            break;
-        }
-        if let Some(pos) = random_opening(&mut rng, OPENING_PLIES) {
-            if seen.insert(pos.to_text()) {
-                out.push(pos);
-            }
-        }
-    }
-    out
+    random_openings(
+        n,
+        OPENING_PLIES as usize,
+        seed,
+        |_| Chess::start(),
+        |_, _| {},
+        |_| true,
+    )
+    .iter()
+    .filter_map(|o| o.position().ok())
+    .collect()
 }
 
 /// A game's result in half points for White: 2 win, 1 draw, 0 loss.
 pub type HalfPoints = u8;
 
-/// Plays one game from `start` at `nodes` per move; returns White's result and, when `record`
-/// is given, appends the quiet positions of the game to it: the FEN and the search's value of
-/// the position for White, in centipawns (clamped to ±[`SCORE_CLAMP`]).
-pub fn play_game<A: Evaluator<Chess>, B: Evaluator<Chess>>(
-    start: &Chess,
-    white: &mut Searcher<Chess, A>,
-    black: &mut Searcher<Chess, B>,
-    nodes: u64,
-    mut record: Option<&mut Vec<(String, i32)>>,
-) -> HalfPoints {
-    white.new_game();
-    black.new_game();
-    let mut pos = start.clone();
-    let limits = Limits::nodes(nodes);
-    let mut ahead_plies = 0u32;
-    let mut ahead_side = 0i32;
-    for ply in 0..MAX_PLIES {
-        if let Some(outcome) = pos.outcome() {
-            let white_to_move = pos.side_to_move() == Side::First;
-            return match (outcome, white_to_move) {
-                (Outcome::Draw, _) => 1,
-                (Outcome::Win, true) | (Outcome::Loss, false) => 2,
-                _ => 0,
+/// A player that writes down, for each quiet position it moves in, the FEN and its search's
+/// value for White.
+struct Recorder<'a> {
+    inner: &'a mut dyn Player<Chess>,
+    out: &'a std::sync::Mutex<Vec<(String, i32)>>,
+}
+
+impl Player<Chess> for Recorder<'_> {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    fn new_game(&mut self, start: &Chess, tc: TimeControl) -> Result<(), ArenaError> {
+        self.inner.new_game(start, tc)
+    }
+
+    fn think(&mut self, turn: &Turn<'_, Chess>) -> Result<Answer, ArenaError> {
+        let answer = self.inner.think(turn)?;
+        let pos = turn.pos;
+        if let Answer::Move(text, Thought { value: Some(v), .. }) = &answer {
+            let own = match *v {
+                Value::Cp(cp) => cp,
+                Value::Mate(m) => m.signum() * SCORE_CLAMP,
             };
-        }
-        let white_to_move = pos.side_to_move() == Side::First;
-        let report = if white_to_move {
-            white.search(&pos, &limits, |_| {})
-        } else {
-            black.search(&pos, &limits, |_| {})
-        };
-        let Some(mv) = report.best else { break };
-        let white_view = if white_to_move {
-            report.value.0
-        } else {
-            -report.value.0
-        };
-        let side = if white_view > ADJUDICATE_SCORE {
-            1
-        } else if white_view < -ADJUDICATE_SCORE {
-            -1
-        } else {
-            0
-        };
-        if side != 0 && side == ahead_side {
-            ahead_plies += 1;
-        } else {
-            ahead_side = side;
-            ahead_plies = u32::from(side != 0);
-        }
-        if ahead_plies >= ADJUDICATE_PLIES {
-            return if ahead_side > 0 { 2 } else { 0 };
-        }
-        if let Some(out) = record.as_deref_mut() {
-            // Quiet: the static evaluation of a position whose best move captures, or of a side
-            // in check, says little about its value; the fit only sees static values.
-            if ply >= SKIP_AFTER_OPENING && !pos.in_check() && !is_noisy(pos.board(), mv) {
-                out.push((pos.to_text(), white_view.clamp(-SCORE_CLAMP, SCORE_CLAMP)));
+            let white_view = own * pos.side_to_move().sign();
+            // Quiet: the static evaluation of a position whose best move captures, or of a
+            // side in check, says little about its value; the fit only sees static values.
+            let quiet = pos
+                .parse_move(text)
+                .is_ok_and(|mv| !pos.in_check() && !is_noisy(pos.board(), mv));
+            if turn.moves.len() >= SKIP_AFTER_OPENING as usize && quiet {
+                if let Ok(mut out) = self.out.lock() {
+                    out.push((pos.to_text(), white_view.clamp(-SCORE_CLAMP, SCORE_CLAMP)));
+                }
             }
         }
-        pos.play(mv);
+        Ok(answer)
     }
-    1
+}
+
+/// A player of `eval` at `nodes` per move, for self-play.
+pub fn self_player<E: Evaluator<Chess>>(eval: E, nodes: u64) -> DuelPlayer<Chess, E> {
+    DuelPlayer::new(
+        "duel",
+        Searcher::new(eval, search_config()),
+        Some(nodes),
+        None,
+    )
+}
+
+/// How self-play games end early: drawn after [`MAX_PLIES`], won once both searches see
+/// [`ADJUDICATE_SCORE`] for the same side [`ADJUDICATE_PLIES`] plies in a row.
+const SELF_PLAY: Adjudication = Adjudication {
+    max_plies: MAX_PLIES as usize,
+    win: Some(WinRule {
+        score: ADJUDICATE_SCORE,
+        plies: ADJUDICATE_PLIES,
+    }),
+};
+
+/// Plays one game from `start` between `white` and `black` (each at its own node count), by
+/// the arena; returns White's result and, when `record` is given, appends the quiet positions
+/// of the game to it: the FEN and the search's value of the position for White, in
+/// centipawns (clamped to ±[`SCORE_CLAMP`]).
+pub fn play_game(
+    start: &Chess,
+    white: &mut dyn Player<Chess>,
+    black: &mut dyn Player<Chess>,
+    record: Option<&mut Vec<(String, i32)>>,
+) -> Result<HalfPoints, ArenaError> {
+    let out = std::sync::Mutex::new(Vec::new());
+    let mut white = Recorder {
+        inner: white,
+        out: &out,
+    };
+    let mut black = Recorder {
+        inner: black,
+        out: &out,
+    };
+    let played = duel_arena::play_game(
+        [&mut white, &mut black],
+        &Opening::at(start.clone()),
+        [TimeControl::per_move(None, None); 2],
+        &SELF_PLAY,
+        1,
+        "?",
+    )?;
+    if let (Some(record), Ok(positions)) = (record, out.into_inner()) {
+        record.extend(positions);
+    }
+    Ok(played.result.half_points(0))
 }
 
 /// What `chess-gen` is asked for.
@@ -176,13 +191,15 @@ pub fn generate<E: Evaluator<Chess>>(
             let (next, starts) = (&next, &starts);
             let eval = eval.clone();
             s.spawn(move || {
-                let mut white = Searcher::new(eval.clone(), search_config());
-                let mut black = Searcher::new(eval, search_config());
+                let mut white = self_player(eval.clone(), cfg.nodes);
+                let mut black = self_player(eval, cfg.nodes);
                 loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(start) = starts.get(i) else { break };
                     let mut fens = Vec::new();
-                    let r = play_game(start, &mut white, &mut black, cfg.nodes, Some(&mut fens));
+                    let Ok(r) = play_game(start, &mut white, &mut black, Some(&mut fens)) else {
+                        break;
+                    };
                     if tx.send((r, fens)).is_err() {
                         break;
                     }
@@ -736,70 +753,72 @@ fn recentre(data: &Dataset, train: &[Sample], w: &mut [f64]) {
     }
 }
 
+/// An in-process player of `eval` at `nodes` per move.
+fn player<E: Evaluator<Chess>>(
+    name: &str,
+    eval: E,
+    nodes: u64,
+) -> Result<Box<dyn Player<Chess>>, ArenaError> {
+    let searcher = Searcher::new(eval, search_config());
+    Ok(Box::new(DuelPlayer::new(name, searcher, Some(nodes), None)))
+}
+
 /// Strong (with `weights`) against Pst at `nodes` per move, each of `n_openings` random
-/// openings played with both colours. Returns the summary; `log` sees a line per opening.
+/// openings played with both colours, by the arena. Returns the summary; `log` sees a line per
+/// opening.
 pub fn play_match(
     weights: Weights,
     nodes: u64,
     n_openings: usize,
     seed: u64,
     mut log: impl FnMut(&str),
-) -> String {
-    let mut strong = Searcher::new(Strong::new(weights), search_config());
-    let mut pst = Searcher::new(Pst, search_config());
-    let starts = openings(n_openings, seed);
+) -> Result<String, ArenaError> {
+    let starts: Vec<Opening<Chess>> = openings(n_openings, seed)
+        .into_iter()
+        .map(Opening::at)
+        .collect();
     let start = Instant::now();
-    let (mut w, mut d, mut l) = (0u32, 0u32, 0u32);
-    let mut pairs = Vec::new();
-    let mut games = Vec::new();
-    for (i, s) in starts.iter().enumerate() {
+    let schedule = Schedule {
+        games: 2 * starts.len(),
+        openings: &starts,
+        controls: [TimeControl::per_move_nodes(nodes); 2],
+        concurrency: 1,
+        shard: Shard::WHOLE,
+        adjudication: Adjudication::default(),
+    };
+    let strong = || player("strong", Strong::new(weights.clone()), nodes);
+    let pst = || player("pst", Pst, nodes);
+    let mut pair = [0u8; 2];
+    let standings = run_match(&strong, &pst, &schedule, |g, played, s| {
         // Half points for Strong: as White, then as Black.
-        let a = play_game(s, &mut strong, &mut pst, nodes, None);
-        let b = 2 - play_game(s, &mut pst, &mut strong, nodes, None);
-        for r in [a, b] {
-            match r {
-                2 => w += 1,
-                1 => d += 1,
-                _ => l += 1,
-            }
-            games.push(f64::from(r) / 2.0);
+        pair[g % 2] = played.result.half_points(g);
+        if g % 2 == 1 {
+            let t = s.tally;
+            log(&format!(
+                "opening {:>3} {}: strong {} as White, {} as Black; W/D/L {}/{}/{}",
+                g / 2 + 1,
+                starts[g / 2].start.to_text(),
+                ["loses", "draws", "wins"][usize::from(pair[0])],
+                ["loses", "draws", "wins"][usize::from(pair[1])],
+                t.wins,
+                t.draws,
+                t.losses
+            ));
         }
-        pairs.push(f64::from(a + b) / 4.0);
-        log(&format!(
-            "opening {:>3} {}: strong {} as White, {} as Black; W/D/L {w}/{d}/{l}",
-            i + 1,
-            s.to_text(),
-            ["loses", "draws", "wins"][usize::from(a)],
-            ["loses", "draws", "wins"][usize::from(b)],
-        ));
-    }
-    let n = f64::from(w + d + l);
-    let score = (f64::from(w) + 0.5 * f64::from(d)) / n.max(1.0);
-    let (e, lo, hi) = crate_elo(&pairs);
-    let (_, glo, ghi) = crate_elo(&games);
+        true
+    })?;
+    let (score, elo) = duel_train::matches::score_lines("strong", &standings);
     let mut out = String::new();
     let _ = writeln!(
         out,
         "strong vs pst, {nodes} nodes per move, {} openings of {OPENING_PLIES} random plies (seed {seed}), {} games",
         starts.len(),
-        w + d + l
+        standings.tally.games()
     );
-    let _ = writeln!(
-        out,
-        "W/D/L (strong) {w}/{d}/{l}, score {:.1}%",
-        100.0 * score
-    );
-    let _ = writeln!(
-        out,
-        "Elo {e:+.0}, 95% interval [{lo:+.0}, {hi:+.0}] (per-pair variance); per-game [{glo:+.0}, {ghi:+.0}]"
-    );
+    let _ = writeln!(out, "{score}");
+    let _ = writeln!(out, "{elo}");
     let _ = writeln!(out, "time {:.1} s", start.elapsed().as_secs_f64());
-    out
-}
-
-/// Elo and its 95% interval from per-sample scores: Othello's match code does the sums.
-fn crate_elo(scores: &[f64]) -> (f64, f64, f64) {
-    duel_train::matches::elo_interval(scores)
+    Ok(out)
 }
 
 /// Positions along seeded random games: varied material, phases and pawn structures.
@@ -949,10 +968,10 @@ mod tests {
     fn games_end_and_openings_differ() {
         let o = openings(4, 9);
         assert_eq!(o.len(), 4);
-        let mut a = Searcher::new(Pst, search_config());
-        let mut b = Searcher::new(Strong::new(Weights::hand()), search_config());
+        let mut a = self_player(Pst, 300);
+        let mut b = self_player(Strong::new(Weights::hand()), 300);
         let mut fens = Vec::new();
-        let r = play_game(&o[0], &mut a, &mut b, 300, Some(&mut fens));
+        let r = play_game(&o[0], &mut a, &mut b, Some(&mut fens)).unwrap();
         assert!(r <= 2);
         assert!(!fens.is_empty());
         assert!(fens.iter().all(|(f, _)| Chess::from_text(f).is_ok()));

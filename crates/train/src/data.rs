@@ -130,7 +130,7 @@ pub fn generate<E: Evaluator<Othello>>(
         // The solver's table holds exact facts, but a fresh one per game keeps memory use and
         // the run's timing independent of the order of the games.
         solver.clear();
-        let records = play_game(cfg, game, &mut rng, &mut searcher, &mut solver);
+        let records = self_play_game(cfg, game, &mut rng, &mut searcher, &mut solver);
         buf.clear();
         for r in &records {
             r.write(&mut buf);
@@ -147,7 +147,10 @@ fn random_move(pos: &Othello, rng: &mut SplitMix64, moves: &mut Vec<Move>) -> Mo
     moves[rng.below(moves.len())]
 }
 
-fn play_game<E: Evaluator<Othello>>(
+/// One self-play game of data generation, not a match game (those are the arena's): random
+/// moves mixed into the search's for variety, the exact solver's moves and labels from the
+/// solve point on, and every position kept with its label.
+fn self_play_game<E: Evaluator<Othello>>(
     cfg: &GenConfig,
     game: u32,
     rng: &mut SplitMix64,

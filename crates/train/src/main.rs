@@ -441,7 +441,7 @@ fn run(cli: Cli) -> Result<()> {
             let pattern = load_pattern(weights.as_ref())?;
             let result = matches::play_match(pattern, depth, openings, plies, seed, |line| {
                 eprintln!("{line}")
-            });
+            })?;
             print!("{result}");
             std::io::stdout().flush()?;
         }
@@ -716,7 +716,7 @@ fn run(cli: Cli) -> Result<()> {
                 Some(p) => load_chess_weights(p)?,
                 None => duel_chess::strong::Weights::committed().clone(),
             };
-            let result = chess::play_match(w, nodes, openings, seed, |line| eprintln!("{line}"));
+            let result = chess::play_match(w, nodes, openings, seed, |line| eprintln!("{line}"))?;
             print!("{result}");
             std::io::stdout().flush()?;
         }

@@ -1,13 +1,19 @@
 //! The evaluator match (textbook against pattern at equal fixed depth) and the speed test.
 
+#[cfg(test)]
 use std::collections::HashSet;
 use std::fmt::Write;
 use std::hint::black_box;
 use std::time::Instant;
 
-use duel_core::{Evaluator, Game, Side, SplitMix64};
+use duel_arena::player::DuelPlayer;
+use duel_arena::{
+    random_openings, run_match, Adjudication, ArenaError, Opening, Player, Schedule, Shard,
+    Standings, TimeControl,
+};
+use duel_core::{Evaluator, Game, Side};
 use duel_othello::{Estimate, Othello, Pattern, Textbook};
-use duel_search::engine::{Limits, SearchConfig, Searcher};
+use duel_search::engine::{SearchConfig, Searcher};
 
 use crate::data::Record;
 
@@ -58,76 +64,54 @@ pub fn speed(records: &[Record], pattern: &Pattern) -> String {
 }
 
 /// `n` distinct openings of `plies` random legal moves from the start (none finished), drawn
-/// with seed `seed`. Positions reached by different move orders count once.
-pub fn openings(n: usize, plies: u32, seed: u64) -> Vec<Othello> {
-    let mut rng = SplitMix64::new(seed);
-    let mut seen = HashSet::new();
-    let mut out = Vec::new();
-    let mut moves = Vec::new();
-    // Far more tries than can be needed for any sensible request; stops an impossible one.
-    for _ in 0..n.saturating_mul(1000) {
-        if out.len() == n {
-            break;
-        }
-        let mut pos = Othello::start();
-        for _ in 0..plies {
-            if pos.outcome().is_some() {
-                break;
-            }
-            pos.generate_moves(&mut moves);
-            pos.play(moves[rng.below(moves.len())]);
-        }
-        if pos.outcome().is_none() && seen.insert(pos.to_text()) {
-            out.push(pos);
-        }
-    }
-    out
-}
-
-/// One game from `start`; returns the final disc difference for black.
-fn play<A: Evaluator<Othello>, B: Evaluator<Othello>>(
-    start: &Othello,
-    black: &mut Searcher<Othello, A>,
-    white: &mut Searcher<Othello, B>,
-    depth: u32,
-) -> i32 {
-    black.new_game();
-    white.new_game();
-    let mut pos = start.clone();
-    let limits = Limits::depth(depth);
-    while pos.outcome().is_none() {
-        let best = match pos.side_to_move() {
-            Side::First => black.search(&pos, &limits, |_| {}).best,
-            Side::Second => white.search(&pos, &limits, |_| {}).best,
-        };
-        let Some(mv) = best else { break };
-        pos.play(mv);
-    }
-    pos.final_score() * pos.side_to_move().sign()
-}
-
-/// The Elo difference of a score fraction `s` (0 < s < 1).
-pub fn elo(s: f64) -> f64 {
-    -400.0 * (1.0 / s - 1.0).log10()
-}
-
-/// The Elo difference and its 95% interval from per-pair scores (each in 0..=1): the two games
-/// of an opening are one sample, so the opening's own bias does not count as luck.
-pub fn elo_interval(pair_scores: &[f64]) -> (f64, f64, f64) {
-    let n = pair_scores.len() as f64;
-    let mean = pair_scores.iter().sum::<f64>() / n;
-    let var = pair_scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-    let se = (var / n).sqrt();
-    let clamp = |s: f64| s.clamp(1e-6, 1.0 - 1e-6);
-    (
-        elo(clamp(mean)),
-        elo(clamp(mean - 1.96 * se)),
-        elo(clamp(mean + 1.96 * se)),
+/// with seed `seed` by the arena's opening maker. Positions reached by different move orders
+/// count once.
+pub fn openings(n: usize, plies: u32, seed: u64) -> Vec<Opening<Othello>> {
+    random_openings(
+        n,
+        plies as usize,
+        seed,
+        |_| Othello::start(),
+        |_, _| {},
+        |_| true,
     )
 }
 
+/// The score lines of an evaluator match, for the first player, `name`: W/D/L and score, then
+/// the Elo difference with its interval from the pairs, and the per-game (trinomial) one for
+/// comparison, which treats the games as independent.
+pub fn score_lines(name: &str, s: &Standings) -> (String, String) {
+    let t = s.tally;
+    let (e, lo, hi) = s.pairs.elo().unwrap_or_default();
+    let (_, tlo, thi) = t.elo().unwrap_or_default();
+    (
+        format!(
+            "W/D/L ({name}) {}/{}/{}, score {:.1}%",
+            t.wins,
+            t.draws,
+            t.losses,
+            100.0 * t.score()
+        ),
+        format!(
+            "Elo {e:+.0}, 95% interval [{lo:+.0}, {hi:+.0}] (per-pair variance); per-game trinomial [{tlo:+.0}, {thi:+.0}]"
+        ),
+    )
+}
+
+/// An in-process player of `eval` searching to `depth` with `config`.
+fn player<E: Evaluator<Othello>>(
+    name: &str,
+    eval: E,
+    config: &SearchConfig,
+    depth: u32,
+) -> Result<Box<dyn Player<Othello>>, ArenaError> {
+    let searcher = Searcher::new(eval, config.clone());
+    Ok(Box::new(DuelPlayer::new(name, searcher, None, Some(depth))))
+}
+
 /// Textbook against `pattern`, both searching to `depth` with one thread, each opening played
-/// twice with the colours swapped. Returns the printed summary; `log` sees one line per pair.
+/// twice with the colours swapped, by the arena. Returns the printed summary; `log` sees one
+/// line per pair.
 pub fn play_match(
     pattern: Pattern,
     depth: u32,
@@ -135,68 +119,63 @@ pub fn play_match(
     plies: u32,
     seed: u64,
     mut log: impl FnMut(&str),
-) -> String {
+) -> Result<String, ArenaError> {
     let config = SearchConfig {
         threads: 1,
         ..SearchConfig::default()
     };
-    let mut pat = Searcher::new(pattern, config.clone());
-    let mut tb = Searcher::new(Textbook::default(), config);
     let starts = openings(n_openings, plies, seed);
     let start = Instant::now();
-    let (mut w, mut d, mut l) = (0u32, 0u32, 0u32);
+    let schedule = Schedule {
+        games: 2 * starts.len(),
+        openings: &starts,
+        controls: [TimeControl::per_move(None, Some(depth)); 2],
+        concurrency: 1,
+        shard: Shard::WHOLE,
+        adjudication: Adjudication::default(),
+    };
+    let pat = || player("pattern", pattern.clone(), &config, depth);
+    let tb = || player("textbook", Textbook::default(), &config, depth);
+    // Disc differences from the pattern side, which has Black (the first side) in even games.
     let mut diffs = Vec::new();
-    let mut pairs = Vec::new();
-    for (i, s) in starts.iter().enumerate() {
-        // Disc differences from the pattern side.
-        let a = play(s, &mut pat, &mut tb, depth);
-        let b = -play(s, &mut tb, &mut pat, depth);
-        let mut pair = 0.0;
-        for v in [a, b] {
-            match v.signum() {
-                1 => w += 1,
-                0 => d += 1,
-                _ => l += 1,
-            }
-            pair += f64::from(v.signum() + 1) / 4.0;
-            diffs.push(v);
+    let standings = run_match(&pat, &tb, &schedule, |g, played, s| {
+        let end = Othello::from_text(&played.end).ok();
+        let black = end.map_or(0, |p| p.final_score() * p.side_to_move().sign());
+        diffs.push(if g % 2 == 0 { black } else { -black });
+        if g % 2 == 1 {
+            let t = s.tally;
+            log(&format!(
+                "opening {:>3} {}: pattern {:+} as black, {:+} as white; W/D/L {}/{}/{}",
+                g / 2 + 1,
+                starts[g / 2]
+                    .position()
+                    .map(|p| p.to_text())
+                    .unwrap_or_default(),
+                diffs[g - 1],
+                diffs[g],
+                t.wins,
+                t.draws,
+                t.losses
+            ));
         }
-        pairs.push(pair);
-        log(&format!(
-            "opening {:>3} {}: pattern {a:+} as black, {b:+} as white; W/D/L {w}/{d}/{l}",
-            i + 1,
-            s.to_text()
-        ));
-    }
-    let games = f64::from(w + d + l);
-    let score = (f64::from(w) + 0.5 * f64::from(d)) / games;
+        true
+    })?;
+    let t = standings.tally;
+    let games = f64::from(t.games().max(1));
     let mean_diff = diffs.iter().map(|&v| f64::from(v)).sum::<f64>() / games;
-    let (e, lo, hi) = elo_interval(&pairs);
-    // The trinomial (per-game) interval, for comparison: it treats the games as independent.
-    let per_game: Vec<f64> = diffs
-        .iter()
-        .map(|v| f64::from(v.signum() + 1) / 2.0)
-        .collect();
-    let (_, tlo, thi) = elo_interval(&per_game);
+    let (score, elo) = score_lines("pattern", &standings);
     let mut out = String::new();
     let _ = writeln!(
         out,
         "pattern vs textbook, depth {depth}, {} openings of {plies} random plies (seed {seed}), {} games",
         starts.len(),
-        w + d + l
+        t.games()
     );
-    let _ = writeln!(
-        out,
-        "W/D/L (pattern) {w}/{d}/{l}, score {:.1}%",
-        100.0 * score
-    );
+    let _ = writeln!(out, "{score}");
     let _ = writeln!(out, "mean disc difference {mean_diff:+.2} (pattern side)");
-    let _ = writeln!(
-        out,
-        "Elo {e:+.0}, 95% interval [{lo:+.0}, {hi:+.0}] (per-pair variance); per-game trinomial [{tlo:+.0}, {thi:+.0}]"
-    );
+    let _ = writeln!(out, "{elo}");
     let _ = writeln!(out, "time {:.1} s", start.elapsed().as_secs_f64());
-    out
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -204,19 +183,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn elo_of_even_and_lopsided_scores() {
-        assert!(elo(0.5).abs() < 1e-9);
-        assert!((elo(0.75) - 190.85).abs() < 0.1);
-        let (e, lo, hi) = elo_interval(&[1.0, 0.5, 0.75, 0.5]);
-        assert!(lo < e && e < hi);
-    }
-
-    #[test]
     fn openings_are_distinct_and_alive() {
         let o = openings(50, 8, 3);
         assert_eq!(o.len(), 50);
-        let texts: HashSet<String> = o.iter().map(Othello::to_text).collect();
+        let texts: HashSet<String> = o.iter().map(|o| o.position().unwrap().to_text()).collect();
         assert_eq!(texts.len(), 50);
-        assert!(o.iter().all(|p| p.outcome().is_none()));
+        assert!(o.iter().all(|o| o.position().unwrap().outcome().is_none()));
+    }
+
+    #[test]
+    fn a_short_match_is_scored() {
+        let out = play_match(Pattern::default(), 1, 2, 8, 3, |_| {}).unwrap();
+        assert!(out.contains("4 games"), "{out}");
     }
 }

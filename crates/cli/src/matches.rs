@@ -235,7 +235,7 @@ pub fn play_match(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
 
 /// Runs the match and prints a line per game, then the result.
 fn play<G: GameInfo>(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
-    let first = Who::read::<G>(
+    let mut first = Who::read::<G>(
         a.first.as_deref(),
         a.first_protocol,
         &a.first_options,
@@ -247,7 +247,6 @@ fn play<G: GameInfo>(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
         &a.second_options,
         "second",
     )?;
-    let mut first = first;
     let tc = match (a.nodes, a.depth) {
         (None, None) => a.tc,
         (nodes, depth) => TimeControl::per_move(nodes, depth),
@@ -271,11 +270,19 @@ fn play<G: GameInfo>(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
             }
         }
     }
-    // An in-process player that cannot be made (an evaluator the game lacks) is refused
-    // before the openings are searched.
-    for who in [&first, &second] {
-        if let Who::Duel(spec) = who {
-            spec.player::<G>()?;
+    // A player that cannot be made (an evaluator the game lacks) or cannot obey the limit is
+    // refused before the openings are searched.
+    for (who, which) in [(&first, "first"), (&second, "second")] {
+        match who {
+            Who::Duel(spec) => {
+                spec.player::<G>()?;
+            }
+            Who::Engine(e) if a.nodes.is_some() && e.protocol != Protocol::Uci => bail!(
+                "--nodes limits duel in process and UCI engines; the {which} engine speaks {}: \
+                 use --depth or --tc",
+                format!("{:?}", e.protocol).to_ascii_lowercase()
+            ),
+            Who::Engine(_) => {}
         }
     }
     let count = (a.games as usize).div_ceil(2);

@@ -764,7 +764,7 @@ fn player<E: Evaluator<Chess>>(
 }
 
 /// Strong (with `weights`) against Pst at `nodes` per move, each of `n_openings` random
-/// openings played with both colours, by the arena. Returns the summary; `log` sees a line per
+/// openings played with both colours, by the arena, games ended early as self-play's are. Returns the summary; `log` sees a line per
 /// opening.
 pub fn play_match(
     weights: Weights,
@@ -784,7 +784,7 @@ pub fn play_match(
         controls: [TimeControl::per_move_nodes(nodes); 2],
         concurrency: 1,
         shard: Shard::WHOLE,
-        adjudication: Adjudication::default(),
+        adjudication: SELF_PLAY,
     };
     let strong = || player("strong", Strong::new(weights.clone()), nodes);
     let pst = || player("pst", Pst, nodes);

@@ -15,13 +15,11 @@
 //! ```
 
 mod error;
-mod io;
-pub mod nboard;
+mod protocols;
 mod registry;
 mod report;
 mod session;
 pub mod timeman;
-pub mod uci;
 
 pub use duel_core::solve::{
     Distance, MoveBounds, MoveProgress, MoveValue, QuickSolve, Solution, SolveError, SolveLimits,
@@ -31,6 +29,7 @@ pub use duel_core::{GameInfo, Outcome, Score, Side};
 pub use duel_search::{Limits, SearchConfig, Searcher};
 pub use duel_search::{Reference, Stats, TreeNode};
 pub use error::EngineError;
+pub use protocols::{nboard, uci};
 pub use registry::{
     evaluators, game, game_name, games, open, open_with, with_game, GameEntry, GameVisitor,
 };

@@ -5,7 +5,7 @@
 //! same loop serves any game whose moves and positions are text (`d`, `go perft` and `bench`
 //! included).
 //!
-//! Threads: one reads the input ([`crate::io::lines`]); the loop handles the lines in order;
+//! Threads: one reads the input ([`super::io::lines`]); the loop handles the lines in order;
 //! `go` (and `go perft`, `bench`) moves the session to a worker thread, which sends the `info`
 //! lines and the `bestmove` and hands the session back. While the worker runs, `stop`,
 //! `ponderhit`, `isready`, `debug`, `position` and `quit` are handled at once, and every command
@@ -30,7 +30,7 @@ use duel_protocol::uci::{
     parse, Command, Go, Info, OptionKind, ParseError, Position, Reply, Score as UciScore, Start,
 };
 
-use crate::io::{lines, output, send, Out};
+use super::io::{lines, output, send, Out};
 use crate::timeman::{budget, soft_scale, Budget, Clock};
 use crate::{evaluators, open, open_with, EngineError, Limits, Score, SearchReport, Session};
 

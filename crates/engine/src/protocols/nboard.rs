@@ -25,7 +25,7 @@ use duel_othello::{parse_ggf, solver, Move, Othello, Pattern, Solver};
 use duel_protocol::nboard::{parse, Command, Reply};
 use duel_search::{Limits, SearchConfig, Searcher, TtError};
 
-use crate::io::{lines, output, send, Out};
+use super::io::{lines, output, send, Out};
 
 /// Settings of the loop.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,8 +6,8 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::solve::{QuickSolve, Solution, SolveError, SolveLimits, SolveProgress};
-use crate::{Evaluator, Game, SearchProfile, Side};
+use crate::solve::{QuickSolve, Solution, SolveError, SolveLimits, SolveProgress, SolverCache};
+use crate::{Evaluator, Game, SearchProfile, Side, SolverLimits, SolverStopped};
 
 /// Builds something from an evaluator of game `G` whose type only the game knows: the engine
 /// hands one to [`GameInfo::with_evaluator`] and gets back, say, a session monomorphised over
@@ -228,6 +228,22 @@ pub trait GameInfo: Game {
     /// Where the game's own solver answers in a moment, its answer: `analyze` and `play` then
     /// give it instead of a depth-limited search. None (the default) means search.
     fn quick_solve(&self) -> Option<QuickSolve<Self::Move>> {
+        None
+    }
+
+    /// The exact value and a best move by the game's own solver, where the position is at
+    /// most `reach` from the end in the game's own measure (Othello: empty squares), the
+    /// solver kept in `cache` from one call to the next and stopped by `limits`: what a
+    /// protocol loop that sets its own reach (NBoard's `--solve-empties`) asks. Unlike
+    /// [`GameInfo::quick_solve`], the line is the best move alone and the value counts no
+    /// plies. None (the default) where the game has no such solver, the game is over or the
+    /// position is farther; a limit reached first gives the bounds proven so far.
+    fn solve_near_end(
+        &self,
+        _reach: u32,
+        _cache: &mut SolverCache,
+        _limits: &SolverLimits<'_>,
+    ) -> Option<Result<QuickSolve<Self::Move>, SolverStopped>> {
         None
     }
 

@@ -4,6 +4,7 @@
 //! [`ExactSolver`] for its solver and calls [`solve_each_move`] from
 //! [`crate::GameInfo::solve`]; the front ends see only these types.
 
+use std::any::Any;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -530,12 +531,55 @@ impl MoveReporter<'_, '_, '_> {
 /// An exact answer from a game's own solver.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QuickSolve<M> {
-    /// Win, loss or draw, with the length of `line`.
+    /// Win, loss or draw, with the length of `line` ([`crate::GameInfo::solve_near_end`]:
+    /// without a distance).
     pub value: Score,
     /// The final margin under perfect play (Othello: disc difference).
     pub margin: i32,
-    /// A perfect-play line to the end of the game.
+    /// A perfect-play line to the end of the game ([`crate::GameInfo::solve_near_end`]: its
+    /// first move only).
     pub line: Vec<M>,
     /// Nodes the solver visited.
     pub nodes: u64,
+}
+
+/// What a game's own solver keeps from one solve to the next (its table), held by whoever
+/// solves many positions of one game, so that each solve reuses what the earlier ones proved.
+/// The game decides what goes in ([`crate::GameInfo::solve_near_end`]); it starts empty.
+#[derive(Default)]
+pub struct SolverCache(Option<Box<dyn Any + Send>>);
+
+impl SolverCache {
+    /// The `T` kept here, made by `make` first if there is none.
+    pub fn get_or_insert_with<T: Any + Send>(&mut self, make: impl FnOnce() -> T) -> &mut T {
+        if !self.0.as_ref().is_some_and(|kept| kept.is::<T>()) {
+            self.0 = Some(Box::new(make()));
+        }
+        self.0
+            .as_mut()
+            .and_then(|kept| kept.downcast_mut())
+            .expect("a T was just put here")
+    }
+}
+
+impl std::fmt::Debug for SolverCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let state = if self.0.is_some() { "in use" } else { "empty" };
+        write!(f, "SolverCache({state})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SolverCache;
+
+    /// The cache keeps what was put in until a solver of another type asks for it.
+    #[test]
+    fn a_cache_keeps_its_solver() {
+        let mut cache = SolverCache::default();
+        *cache.get_or_insert_with(|| 1u32) += 1;
+        assert_eq!(*cache.get_or_insert_with(|| 7u32), 2);
+        assert_eq!(cache.get_or_insert_with(|| "other").len(), 5);
+        assert_eq!(*cache.get_or_insert_with(|| 7u32), 7);
+    }
 }

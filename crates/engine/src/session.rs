@@ -5,7 +5,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use duel_core::{Evaluator, Game, GameInfo, Outcome, Side};
+use duel_core::solve::{QuickSolve, SolverCache};
+use duel_core::{Evaluator, Game, GameInfo, Outcome, Side, SolverLimits, SolverStopped};
 use duel_search::reference::node_budget;
 use duel_search::{Reference, ReferenceOptions, Stats, Tree, TreeNode};
 
@@ -93,6 +94,18 @@ pub trait Session: Send {
         among: &[String],
         on_iteration: &mut dyn FnMut(&SearchReport),
     ) -> Result<SearchReport, EngineError>;
+    /// Whether [`Session::search`] answers from the game's own solver where it answers in a
+    /// moment ([`GameInfo::quick_solve`]); on by default. A loop that solves with a reach of
+    /// its own ([`Session::solve_near_end`]) turns it off, so that beyond it a search searches.
+    fn set_quick_solve(&mut self, on: bool);
+    /// The game's own solver on the current position, where it is at most `reach` from the
+    /// end in the game's own measure (Othello: empty squares; see
+    /// [`GameInfo::solve_near_end`]). Its table is kept from one call to the next, and the
+    /// session's stop flag ends it, at once if it is already set (unlike a search, this does
+    /// not clear it). The report holds the value, the game's margin and the best move alone;
+    /// None where the game has no such solver or the position is farther; the bounds proven
+    /// when the flag came first.
+    fn solve_near_end(&mut self, reach: u32) -> Option<Result<SearchReport, SolverStopped>>;
     /// The evaluator's static value of the current position, from the side to move.
     fn static_eval(&self) -> i32;
     /// Runs one algorithm to `depth` (for the node-budget search, `depth` is ignored and the
@@ -147,6 +160,10 @@ pub struct GameSession<G: Game, E: Evaluator<G>> {
     searcher: Searcher<G, E>,
     /// The switches turned on, applied to every position the session sets.
     switches: Vec<&'static str>,
+    /// Whether a search first asks the game's quick solve.
+    quick_solve: bool,
+    /// The game's solver, for [`Session::solve_near_end`].
+    solver: SolverCache,
 }
 
 impl<G: GameInfo, E: Evaluator<G>> GameSession<G, E> {
@@ -158,6 +175,8 @@ impl<G: GameInfo, E: Evaluator<G>> GameSession<G, E> {
             searcher: Searcher::new(eval.clone(), SearchConfig::with_profile(&G::SEARCH_PROFILE)),
             eval,
             switches: Vec::new(),
+            quick_solve: true,
+            solver: SolverCache::default(),
         }
     }
 
@@ -366,24 +385,10 @@ impl<G: GameInfo, E: Evaluator<G>> Session for GameSession<G, E> {
             .collect::<Result<Vec<_>, _>>()?;
         // The exact-knowledge switch also governs the game's own solver, which knows no
         // restriction of the root.
-        if self.searcher.config().exact_hook && among.is_empty() {
+        if self.quick_solve && self.searcher.config().exact_hook && among.is_empty() {
             let start = Instant::now();
             if let Some(q) = pos.quick_solve() {
-                let report = SearchReport {
-                    algorithm: "solver",
-                    value: q.value,
-                    best: q.line.first().map(|&m| pos.format_move(m)),
-                    pv: line_text(pos, &q.line),
-                    depth: q.line.len() as u32,
-                    stats: Stats {
-                        nodes: q.nodes,
-                        ..Stats::default()
-                    },
-                    time: start.elapsed(),
-                    margin: Some(q.margin),
-                    lines: Vec::new(),
-                    hashfull: 0,
-                };
+                let report = solver_report(pos, &q, start);
                 on_iteration(&report);
                 return Ok(report);
             }
@@ -392,6 +397,21 @@ impl<G: GameInfo, E: Evaluator<G>> Session for GameSession<G, E> {
             on_iteration(&SearchReport::from_report(pos, r))
         });
         Ok(SearchReport::from_report(pos, &r))
+    }
+
+    fn set_quick_solve(&mut self, on: bool) {
+        self.quick_solve = on;
+    }
+
+    fn solve_near_end(&mut self, reach: u32) -> Option<Result<SearchReport, SolverStopped>> {
+        let start = Instant::now();
+        let stop = self.searcher.stop_flag();
+        let limits = SolverLimits {
+            stop: Some(&stop),
+            ..SolverLimits::default()
+        };
+        let solved = self.pos.solve_near_end(reach, &mut self.solver, &limits)?;
+        Some(solved.map(|q| solver_report(&self.pos, &q, start)))
     }
 
     fn static_eval(&self) -> i32 {
@@ -547,6 +567,25 @@ impl<G: GameInfo, E: Evaluator<G>> Session for GameSession<G, E> {
 
     fn default_depth(&self) -> u32 {
         G::DEFAULT_DEPTH
+    }
+}
+
+/// The report of an answer from the game's own solver, begun at `start`.
+fn solver_report<G: Game>(pos: &G, q: &QuickSolve<G::Move>, start: Instant) -> SearchReport {
+    SearchReport {
+        algorithm: "solver",
+        value: q.value,
+        best: q.line.first().map(|&m| pos.format_move(m)),
+        pv: line_text(pos, &q.line),
+        depth: q.line.len() as u32,
+        stats: Stats {
+            nodes: q.nodes,
+            ..Stats::default()
+        },
+        time: start.elapsed(),
+        margin: Some(q.margin),
+        lines: Vec::new(),
+        hashfull: 0,
     }
 }
 

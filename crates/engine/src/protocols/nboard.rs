@@ -11,8 +11,10 @@
 //! - `nboard`, `set depth`, `set contempt` and `learn` are answered or applied at once, the
 //!   depth and contempt from the next request on.
 //!
-//! Positions with few empty squares are solved exactly (the endgame solver is fast there); the
-//! rest are searched to the depth NBoard sets, with the pattern evaluator.
+//! Everything runs on one [`Session`] of Othello with the pattern evaluator, kept from request
+//! to request with its tables: positions with few empty squares are solved exactly by the
+//! game's solver ([`Session::solve_near_end`], the endgame solver is fast there), the rest
+//! searched to the depth NBoard sets. The session's stop flag ends either.
 
 use std::io::{Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -21,11 +23,11 @@ use std::thread::JoinHandle;
 use std::time::Instant;
 
 use duel_core::{Game, MoveError, Score};
-use duel_othello::{parse_ggf, solver, Move, Othello, Pattern, Solver};
+use duel_othello::{parse_ggf, Move, Othello};
 use duel_protocol::nboard::{parse, Command, Reply};
-use duel_search::{Limits, SearchConfig, Searcher, TtError};
 
 use super::io::{lines, output, send, Out};
+use crate::{open, EngineError, Limits, SearchConfig, Session};
 
 /// Settings of the loop.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,89 +68,70 @@ fn discs(score: Score) -> f64 {
     }
 }
 
+/// An Othello session with the pattern evaluator and a table of `opts.tt_mb`, whose searches
+/// search: the loop solves with its own reach (`solve_empties`).
+fn open_session(opts: &NboardOptions) -> Result<Box<dyn Session>, EngineError> {
+    let mut session = open(Othello::NAME, Some("pattern"))?;
+    let config = SearchConfig {
+        tt_mb: opts.tt_mb,
+        ..session.config().clone()
+    };
+    session.set_config(config)?;
+    session.set_quick_solve(false);
+    Ok(session)
+}
+
 /// What a worker job is given: the position, the depth, and where to answer.
 struct Job {
     pos: Othello,
     depth: u32,
-    opts: NboardOptions,
+    solve_empties: u32,
     out: Out,
     start: Instant,
 }
 
 impl Job {
+    /// One evaluation of `pos` on `session`: exact within the solve threshold, a depth-limited
+    /// search beyond it. Returns (value in discs, principal variation, plies searched), or None
+    /// once stopped. An exact solve counts as a search to the end: as many plies as empty
+    /// squares, and its line is its best move.
     fn evaluate(
         &self,
-        tools: &mut Tools,
+        session: &mut dyn Session,
         pos: &Othello,
         depth: u32,
         stop: &AtomicBool,
-    ) -> Option<(f64, Vec<Move>, u32, u64)> {
-        evaluate(tools, pos, depth, &self.opts, stop, &self.out, self.start)
+    ) -> Option<(f64, Vec<String>, u32)> {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        session
+            .set_position(&pos.to_text(), &[])
+            .expect("an Othello position reads back from its text");
+        // `--solve-empties` goes up to 24, where a solve takes a minute: `ping` must end it,
+        // through the session's stop flag.
+        if let Some(solved) = session.solve_near_end(self.solve_empties) {
+            let s = solved.ok()?;
+            let margin = s.margin.expect("the solver's report has its disc count");
+            return Some((f64::from(margin), s.pv, pos.empties().count_ones()));
+        }
+        let mut report = session
+            .search(&Limits::depth(depth), &mut |it| {
+                send(
+                    &self.out,
+                    Reply::NodeStats {
+                        nodes: it.stats.nodes,
+                        seconds: self.start.elapsed().as_secs_f64(),
+                    },
+                );
+            })
+            .expect("a game in progress, searched at least a ply deep");
+        if stop.load(Ordering::Relaxed) && report.depth < depth {
+            return None;
+        }
+        report.pv.truncate(depth as usize);
+        Some((discs(report.value), report.pv, report.depth))
     }
-}
-
-/// What the worker thread owns while it runs, handed back when it ends.
-struct Tools {
-    searcher: Searcher<Othello, Pattern>,
-    solver: Solver,
-}
-
-/// One evaluation: exact below the solve threshold, a depth-limited search above it. Returns
-/// (value in discs, principal variation, plies searched, nodes), or None once stopped. An exact
-/// solve counts as a search to the end: as many plies as empty squares.
-fn evaluate(
-    tools: &mut Tools,
-    pos: &Othello,
-    depth: u32,
-    opts: &NboardOptions,
-    stop: &AtomicBool,
-    out: &Out,
-    start: Instant,
-) -> Option<(f64, Vec<Move>, u32, u64)> {
-    if stop.load(Ordering::Relaxed) {
-        return None;
-    }
-    let empties = pos.empties().count_ones();
-    if empties <= opts.solve_empties {
-        // `--solve-empties` goes up to 24, where a solve takes a minute: `ping` must end it.
-        let limits = solver::Limits {
-            stop: Some(stop),
-            ..Default::default()
-        };
-        let s = tools.solver.solve_limited(pos, &limits, &mut |_| {}).ok()?;
-        return Some((
-            f64::from(s.score),
-            s.best_move.into_iter().collect(),
-            empties,
-            s.nodes,
-        ));
-    }
-    let mut report = tools.searcher.search(pos, &Limits::depth(depth), |it| {
-        send(
-            out,
-            Reply::NodeStats {
-                nodes: it.stats.nodes,
-                seconds: start.elapsed().as_secs_f64(),
-            },
-        );
-    });
-    if stop.load(Ordering::Relaxed) && report.depth < depth {
-        return None;
-    }
-    report.pv.truncate(depth as usize);
-    Some((
-        discs(report.value),
-        report.pv,
-        report.depth,
-        report.stats.nodes,
-    ))
-}
-
-fn pv_text(pv: &[Move]) -> String {
-    pv.iter()
-        .map(|m| m.to_string())
-        .collect::<Vec<_>>()
-        .concat()
 }
 
 /// A move of a `set game` that cannot be played where it comes.
@@ -161,41 +144,33 @@ struct GameMoveError {
 }
 
 /// The loop's state.
-struct Session {
+struct Nboard {
     opts: NboardOptions,
     out: Out,
     start: Othello,
     moves: Vec<Move>,
     pos: Othello,
     depth: u32,
-    tools: Option<Tools>,
-    worker: Option<JoinHandle<Tools>>,
+    /// The session, here while no worker runs.
+    session: Option<Box<dyn Session>>,
+    worker: Option<JoinHandle<Box<dyn Session>>>,
+    /// The session's stop flag.
     stop: Arc<AtomicBool>,
 }
 
-impl Session {
-    fn new(opts: NboardOptions, out: Out) -> Result<Self, TtError> {
-        let searcher = Searcher::try_new(
-            Pattern::default(),
-            SearchConfig {
-                tt_mb: opts.tt_mb,
-                ..SearchConfig::default()
-            },
-        )?;
-        let stop = searcher.stop_flag();
-        Ok(Session {
+impl Nboard {
+    fn new(opts: NboardOptions, out: Out) -> Result<Self, EngineError> {
+        let session = open_session(&opts)?;
+        Ok(Nboard {
             depth: opts.default_depth,
             opts,
             out,
             start: Othello::start(),
             moves: Vec::new(),
             pos: Othello::start(),
-            tools: Some(Tools {
-                searcher,
-                solver: Solver::default(),
-            }),
+            stop: session.stop_flag(),
+            session: Some(session),
             worker: None,
-            stop,
         })
     }
 
@@ -214,15 +189,15 @@ impl Session {
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
             match w.join() {
-                Ok(tools) => self.tools = Some(tools),
+                Ok(session) => self.session = Some(session),
                 Err(_) => {
-                    // The worker panicked: rebuild its tools so the engine stays usable. The
-                    // table's size was had once, and its memory is free again.
+                    // The worker panicked: a new session keeps the engine usable. The table's
+                    // size was had once, and its memory is free again.
                     self.error("the search thread failed; its tables were reset");
-                    match Session::new(self.opts.clone(), Arc::clone(&self.out)) {
-                        Ok(mut fresh) => {
-                            self.stop = Arc::clone(&fresh.stop);
-                            self.tools = fresh.tools.take();
+                    match open_session(&self.opts) {
+                        Ok(fresh) => {
+                            self.stop = fresh.stop_flag();
+                            self.session = Some(fresh);
                         }
                         Err(e) => self.error(e),
                     }
@@ -231,35 +206,35 @@ impl Session {
         }
     }
 
-    /// Starts `job` on the worker thread with the tools, framed by the status lines NBoard
+    /// Starts `job` on the worker thread with the session, framed by the status lines NBoard
     /// shows while the engine works ("duel is thinking", then a cleared status).
     fn spawn(
         &mut self,
         doing: &str,
         pos: Othello,
-        job: impl FnOnce(&mut Tools, &AtomicBool, &Job) + Send + 'static,
+        job: impl FnOnce(&mut dyn Session, &AtomicBool, &Job) + Send + 'static,
     ) {
-        let mut tools = self
-            .tools
+        let mut session = self
+            .session
             .take()
-            .expect("no worker runs, so the tools are here");
-        // The searcher clears its own flag when a search starts, but the solver and the loops
-        // between searches look at it too: clear it here, before anything runs.
+            .expect("no worker runs, so the session is here");
+        // A search clears the flag when it starts, but the solver and the loops between
+        // searches look at it too: clear it here, before anything runs.
         self.stop.store(false, Ordering::Relaxed);
         let stop = Arc::clone(&self.stop);
         let ctx = Job {
             pos,
             depth: self.depth,
-            opts: self.opts.clone(),
+            solve_empties: self.opts.solve_empties,
             out: Arc::clone(&self.out),
             start: Instant::now(),
         };
         let status = format!("{} is {doing}", self.opts.name);
         self.worker = Some(std::thread::spawn(move || {
             send(&ctx.out, Reply::Status(status));
-            job(&mut tools, &stop, &ctx);
+            job(session.as_mut(), &stop, &ctx);
             send(&ctx.out, Reply::Status(String::new()));
-            tools
+            session
         }));
     }
 
@@ -348,27 +323,21 @@ impl Session {
             self.error("go: the game is over");
             return;
         }
-        self.spawn("thinking", self.pos.clone(), |tools, stop, job| {
+        self.spawn("thinking", self.pos.clone(), |session, stop, job| {
             let mut moves = Vec::new();
             job.pos.generate_moves(&mut moves);
             // One legal move (a pass included): play it at once. Stopped before the first
             // iteration ended: any legal move is better than none.
+            let first = moves[0].to_string();
             let (eval, mv) = match moves.len() {
-                1 => (0.0, moves[0]),
-                _ => match job.evaluate(tools, &job.pos, job.depth, stop) {
-                    Some((eval, pv, ..)) => (eval, pv.first().copied().unwrap_or(moves[0])),
-                    None => (0.0, moves[0]),
+                1 => (0.0, first),
+                _ => match job.evaluate(session, &job.pos, job.depth, stop) {
+                    Some((eval, pv, ..)) => (eval, pv.into_iter().next().unwrap_or(first)),
+                    None => (0.0, first),
                 },
             };
             let seconds = job.start.elapsed().as_secs_f64();
-            send(
-                &job.out,
-                Reply::Best {
-                    mv: mv.to_string(),
-                    eval,
-                    seconds,
-                },
-            );
+            send(&job.out, Reply::Best { mv, eval, seconds });
         });
     }
 
@@ -377,7 +346,7 @@ impl Session {
             self.error("hint: the game is over");
             return;
         }
-        self.spawn("thinking", self.pos.clone(), move |tools, stop, job| {
+        self.spawn("thinking", self.pos.clone(), move |session, stop, job| {
             let mut moves = Vec::new();
             job.pos.generate_moves(&mut moves);
             let mut lines = Vec::new();
@@ -385,12 +354,12 @@ impl Session {
                 let mut child = job.pos.clone();
                 child.play(mv);
                 let value = if child.outcome().is_some() {
-                    Some((-f64::from(child.final_score()), Vec::new(), 0, 1))
+                    Some((-f64::from(child.final_score()), Vec::new(), 0))
                 } else {
-                    job.evaluate(tools, &child, job.depth.saturating_sub(1).max(1), stop)
+                    job.evaluate(session, &child, job.depth.saturating_sub(1).max(1), stop)
                 };
-                let Some((eval, pv, d, _)) = value else { break };
-                let mut line = vec![mv];
+                let Some((eval, pv, d)) = value else { break };
+                let mut line = vec![mv.to_string()];
                 line.extend(pv);
                 // The move itself is one more ply.
                 lines.push((-eval, line, d + 1));
@@ -401,7 +370,7 @@ impl Session {
                 send(
                     &job.out,
                     Reply::Search {
-                        pv: pv_text(&line),
+                        pv: line.concat(),
                         eval,
                         depth: d.to_string(),
                     },
@@ -412,30 +381,34 @@ impl Session {
 
     fn analyze(&mut self) {
         let moves = self.moves.clone();
-        self.spawn("analysing", self.start.clone(), move |tools, stop, job| {
-            // From the end of the game back to its start, as a player reviews a game.
-            for k in (0..=moves.len()).rev() {
-                let mut pos = job.pos.clone();
-                for &mv in &moves[..k] {
-                    pos.play(mv);
-                }
-                let eval = if pos.outcome().is_some() {
-                    f64::from(pos.final_score())
-                } else {
-                    match job.evaluate(tools, &pos, job.depth, stop) {
-                        Some((eval, ..)) => eval,
-                        None => break,
+        self.spawn(
+            "analysing",
+            self.start.clone(),
+            move |session, stop, job| {
+                // From the end of the game back to its start, as a player reviews a game.
+                for k in (0..=moves.len()).rev() {
+                    let mut pos = job.pos.clone();
+                    for &mv in &moves[..k] {
+                        pos.play(mv);
                     }
-                };
-                send(
-                    &job.out,
-                    Reply::Analysis {
-                        move_number: k,
-                        eval,
-                    },
-                );
-            }
-        });
+                    let eval = if pos.outcome().is_some() {
+                        f64::from(pos.final_score())
+                    } else {
+                        match job.evaluate(session, &pos, job.depth, stop) {
+                            Some((eval, ..)) => eval,
+                            None => break,
+                        }
+                    };
+                    send(
+                        &job.out,
+                        Reply::Analysis {
+                            move_number: k,
+                            eval,
+                        },
+                    );
+                }
+            },
+        );
     }
 }
 
@@ -445,22 +418,21 @@ pub fn run(
     input: impl Read + Send + 'static,
     output_stream: impl Write + Send + 'static,
     opts: NboardOptions,
-) -> Result<(), TtError> {
+) -> Result<(), EngineError> {
     let out = output(output_stream);
-    let mut session = Session::new(opts, out)?;
-    let rx = lines(input);
-    for line in rx {
+    let mut nboard = Nboard::new(opts, out)?;
+    for line in lines(input) {
         match parse(&line) {
             Ok(cmd) => {
-                if !session.handle(cmd) {
+                if !nboard.handle(cmd) {
                     return Ok(());
                 }
             }
             Err(duel_protocol::nboard::ParseError::Empty) => {}
-            Err(e) => session.error(e),
+            Err(e) => nboard.error(e),
         }
     }
     // End of input: let a running search finish its answer, as a GUI closing the pipe expects.
-    session.finish_worker(false);
+    nboard.finish_worker(false);
     Ok(())
 }

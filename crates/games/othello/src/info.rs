@@ -5,7 +5,7 @@ use std::path::Path;
 
 use duel_core::solve::{
     solve_each_move, Distance, ExactSolver, QuickSolve, Solution, SolveError, SolveLimits,
-    SolveProgress, SolverProgress,
+    SolveProgress, SolverCache, SolverProgress,
 };
 use duel_core::{
     EvaluatorError, EvaluatorVisitor, Game, GameInfo, Score, SolverLimits, SolverStopped,
@@ -110,6 +110,27 @@ impl GameInfo for Othello {
             line,
             nodes,
         })
+    }
+
+    fn solve_near_end(
+        &self,
+        reach: u32,
+        cache: &mut SolverCache,
+        limits: &SolverLimits<'_>,
+    ) -> Option<Result<QuickSolve<Move>, SolverStopped>> {
+        if self.is_over() || self.empties().count_ones() > reach {
+            return None;
+        }
+        // The default table (48 MiB): a reach can be 24 empty squares, and the solves of one
+        // game's positions share much of their trees.
+        let solver = cache.get_or_insert_with(Solver::default);
+        let solved = solver.solve_limited(self, limits, &mut |_| {});
+        Some(solved.map(|s| QuickSolve {
+            value: <Solver as ExactSolver<Othello>>::score(self, s.score),
+            margin: s.score,
+            line: s.best_move.into_iter().collect(),
+            nodes: s.nodes,
+        }))
     }
 
     fn solve(

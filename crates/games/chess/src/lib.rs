@@ -48,10 +48,8 @@ pub mod strong;
 use cozy_chess::{get_pawn_attacks, Board, Color, File, GameStatus, Piece, Rank, Square};
 use duel_core::{Game, MoveError, Outcome, PositionError, Side, SplitMix64};
 
-// Only for `duel_engine::arena`, until it uses `Chess::chess960_start` and
-// `Chess::is_pawn_move`: no other crate names a `cozy-chess` type.
-#[doc(hidden)]
-pub use cozy_chess;
+// The move type is cozy-chess's own (a from, a to and a promotion): front ends read and write
+// it only through `Game`'s notation.
 pub use cozy_chess::Move;
 pub use eval::{is_noisy, Material, Pst, PIECE_VALUES};
 pub use fen::FenError;
@@ -116,11 +114,6 @@ impl Chess {
         let mut pos = Chess::from_board(Board::chess960_startpos(n));
         pos.set_chess960(true);
         pos
-    }
-
-    /// Whether `mv` moves a pawn.
-    pub fn is_pawn_move(&self, mv: Move) -> bool {
-        self.board.pieces(Piece::Pawn).has(mv.from)
     }
 
     /// The position mirrored left to right (files a and h swapped), when neither side may

@@ -2,71 +2,32 @@
 
 use std::time::Duration;
 
-use duel_core::{Game, Score};
-use duel_search::{Reference, Report, Stats};
+use duel_core::Game;
+use duel_search::{Reference, Report};
 
 use crate::EngineError;
 
 /// A search report with its moves written in the game's notation (the facade's boundary is
-/// game-agnostic). Same fields as [`duel_search::Report`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct SearchReport {
-    /// The algorithm's short name (`minimax`, `alphabeta`, `pvs`, `mtdf`, ...).
-    pub algorithm: &'static str,
-    /// The value of the root, from the side to move.
-    pub value: Score,
-    /// The move chosen (None only at a finished position).
-    pub best: Option<String>,
-    /// The principal variation, starting with `best`.
-    pub pv: Vec<String>,
-    /// The nominal depth completed.
-    pub depth: u32,
-    /// Counters.
-    pub stats: Stats,
-    /// Wall time.
-    pub time: Duration,
-    /// Set when the game's exact solver produced the value rather than a search: the final
-    /// margin under perfect play (Othello: the disc difference, empties to the winner).
-    pub margin: Option<i32>,
-    /// With several principal variations asked for (`SearchConfig::multipv`), every line as
-    /// (value, line), best first; empty otherwise.
-    pub lines: Vec<(Score, Vec<String>)>,
-    /// Permille of the transposition table in use (0 for searches without one).
-    pub hashfull: u32,
-}
+/// game-agnostic).
+pub type SearchReport = Report<String>;
 
-impl SearchReport {
-    /// Writes `report` (a search from `pos`) with its moves in the game's notation.
-    pub(crate) fn from_report<G: Game>(pos: &G, report: &Report<G::Move>) -> Self {
-        SearchReport {
-            algorithm: report.algorithm,
-            value: report.value,
-            best: report.best.map(|m| pos.format_move(m)),
-            pv: line_text(pos, &report.pv),
-            depth: report.depth,
-            stats: report.stats,
-            time: report.time,
-            margin: None,
-            lines: report
-                .lines
-                .iter()
-                .map(|(v, line)| (*v, line_text(pos, line)))
-                .collect(),
-            hashfull: report.hashfull,
-        }
-    }
-
-    /// Effective branching factor (b* with b*^depth = nodes), for display only.
-    pub fn ebf(&self) -> f64 {
-        if self.depth == 0 || self.stats.nodes <= 1 {
-            return 0.0;
-        }
-        (self.stats.nodes as f64).powf(1.0 / self.depth as f64)
-    }
-
-    /// Nodes per second (0 for a search too short to time).
-    pub fn nps(&self) -> u64 {
-        per_second(self.stats.nodes, self.time)
+/// Writes `report` (a search from `pos`) with its moves in the game's notation.
+pub(crate) fn report_text<G: Game>(pos: &G, report: &Report<G::Move>) -> SearchReport {
+    Report {
+        algorithm: report.algorithm,
+        value: report.value,
+        best: report.best.map(|m| pos.format_move(m)),
+        pv: line_text(pos, &report.pv),
+        depth: report.depth,
+        stats: report.stats,
+        time: report.time,
+        lines: report
+            .lines
+            .iter()
+            .map(|(v, line)| (*v, line_text(pos, line)))
+            .collect(),
+        hashfull: report.hashfull,
+        margin: report.margin,
     }
 }
 

@@ -10,7 +10,9 @@ use duel_core::{Evaluator, Game, GameInfo, Outcome, Side, SolverLimits, SolverSt
 use duel_search::reference::node_budget;
 use duel_search::{Reference, ReferenceOptions, Stats, Tree, TreeNode};
 
-use crate::report::{line_text, Algorithm, BenchEntry, BenchResult, CompareRow, SearchReport};
+use crate::report::{
+    line_text, report_text, Algorithm, BenchEntry, BenchResult, CompareRow, SearchReport,
+};
 use crate::{EngineError, Limits, SearchConfig, Searcher, Solution, SolveLimits, SolveProgress};
 
 /// What a front end can do with a game chosen at run time. Every method works on text and typed
@@ -216,7 +218,7 @@ impl<G: GameInfo, E: Evaluator<G>> GameSession<G, E> {
             ..Limits::default()
         };
         let r = s.search(&self.pos, &limits, |_| {});
-        SearchReport::from_report(&self.pos, &r)
+        report_text(&self.pos, &r)
     }
 
     fn check_depth(depth: u32) -> Result<(), EngineError> {
@@ -393,10 +395,10 @@ impl<G: GameInfo, E: Evaluator<G>> Session for GameSession<G, E> {
                 return Ok(report);
             }
         }
-        let r = self.searcher.search_among(pos, limits, &among, |r| {
-            on_iteration(&SearchReport::from_report(pos, r))
-        });
-        Ok(SearchReport::from_report(pos, &r))
+        let r = self
+            .searcher
+            .search_among(pos, limits, &among, |r| on_iteration(&report_text(pos, r)));
+        Ok(report_text(pos, &r))
     }
 
     fn set_quick_solve(&mut self, on: bool) {
@@ -423,12 +425,12 @@ impl<G: GameInfo, E: Evaluator<G>> Session for GameSession<G, E> {
         let opts = ReferenceOptions::default();
         Ok(match algorithm {
             Algorithm::Reference(r) => {
-                SearchReport::from_report(&self.pos, &r.search(&self.pos, &self.eval, depth, opts))
+                report_text(&self.pos, &r.search(&self.pos, &self.eval, depth, opts))
             }
             Algorithm::NodeBudget => {
                 let ab = Reference::AlphaBetaSoft.search(&self.pos, &self.eval, depth, opts);
                 let r = node_budget(&self.pos, &self.eval, ab.stats.nodes, opts);
-                SearchReport::from_report(&self.pos, &r)
+                report_text(&self.pos, &r)
             }
             engine => {
                 let config = Self::compare_config(engine).expect("an engine row");
@@ -459,7 +461,7 @@ impl<G: GameInfo, E: Evaluator<G>> Session for GameSession<G, E> {
                         .nodes
                 });
                 let r = node_budget(&self.pos, &self.eval, budget, opts);
-                (SearchReport::from_report(&self.pos, &r), Some(budget))
+                (report_text(&self.pos, &r), Some(budget))
             } else {
                 (self.run(algorithm, depth)?, None)
             };
@@ -492,10 +494,7 @@ impl<G: GameInfo, E: Evaluator<G>> Session for GameSession<G, E> {
             return Err(EngineError::TreeTooLarge { cap });
         }
         r.algorithm = algorithm.name();
-        Ok((
-            SearchReport::from_report(&self.pos, &r),
-            tree.finish(r.value),
-        ))
+        Ok((report_text(&self.pos, &r), tree.finish(r.value)))
     }
 
     fn perft(&self, depth: u32) -> u64 {
@@ -554,7 +553,7 @@ impl<G: GameInfo, E: Evaluator<G>> Session for GameSession<G, E> {
             }
             entries.push(BenchEntry {
                 position: text.to_string(),
-                report: SearchReport::from_report(&pos, &r),
+                report: report_text(&pos, &r),
             });
         }
         BenchResult {

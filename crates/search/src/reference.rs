@@ -106,6 +106,7 @@ impl Reference {
             time: start.elapsed(),
             lines: Vec::new(),
             hashfull: 0,
+            margin: None,
         }
     }
 }
@@ -482,5 +483,6 @@ pub fn node_budget<G: Game, E: Evaluator<G>>(
         time: start.elapsed(),
         lines: Vec::new(),
         hashfull: 0,
+        margin: None,
     }
 }

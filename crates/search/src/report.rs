@@ -52,6 +52,9 @@ pub struct Report<M> {
     pub lines: Vec<(Score, Vec<M>)>,
     /// Permille of the transposition table in use by this search (0 without one).
     pub hashfull: u32,
+    /// The game's final margin under perfect play (Othello: the disc difference) when the
+    /// game's own solver gave the value instead of a search; None from every search.
+    pub margin: Option<i32>,
 }
 
 impl<M> Report<M> {
@@ -91,6 +94,7 @@ mod tests {
             time: Duration::from_millis(2),
             lines: Vec::new(),
             hashfull: 0,
+            margin: None,
         };
         // 100 nodes in 2 ms is 50,000 nodes per second, not 50.
         assert_eq!(r.nps(), 50_000);

@@ -34,6 +34,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
             time: Duration::ZERO,
             lines: Vec::new(),
             hashfull: 0,
+            margin: None,
         };
         if root_moves.is_empty() {
             self.stats.nodes = 1;

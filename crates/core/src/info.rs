@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::solve::{QuickSolve, Solution, SolveError, SolveLimits, SolveProgress, SolverCache};
-use crate::{Evaluator, Game, SearchProfile, Side, SolverLimits, SolverStopped};
+use crate::{Evaluator, Game, PositionError, SearchProfile, Side, SolverLimits, SolverStopped};
 
 /// Builds something from an evaluator of game `G` whose type only the game knows: the engine
 /// hands one to [`GameInfo::with_evaluator`] and gets back, say, a session monomorphised over
@@ -146,10 +146,32 @@ pub trait GameInfo: Game {
     /// `UCI_Chess960`).
     const SWITCHES: &'static [&'static str] = &[];
 
+    /// The variants, in a sentence or two for the help: what may follow the name after `:`
+    /// (`gomoku:renju:20`). Empty: the game has none.
+    const VARIANTS: &'static str = "";
+
     /// The evaluators that can read their weights from a file instead of the built-in ones.
     const FILE_EVALUATORS: &'static [&'static str] = &[];
     /// The names of the sides, the first player's first (`White`, `Black`).
     const SIDE_NAMES: [&'static str; 2];
+
+    /// The start position of the variant `spec`, the part of a game name after its first `:`
+    /// (`renju:20` in `gomoku:renju:20`). By default the game has no variants.
+    fn variant(spec: &str) -> Result<Self, PositionError> {
+        Err(PositionError::new(
+            Self::NAME,
+            spec,
+            format!("{} has no variants", Self::TITLE),
+        ))
+    }
+
+    /// Reads a position in the variant whose start position is `start`: a game whose position
+    /// text may leave the variant out (Gomoku's bare move list) reads it as in `start`'s
+    /// variant. By default the text says everything: [`Game::from_text`].
+    fn from_text_in(start: &Self, text: &str) -> Result<Self, PositionError> {
+        let _ = start;
+        Self::from_text(text)
+    }
 
     /// Builds `visitor`'s output from the evaluator `name`, one of [`GameInfo::EVALUATORS`],
     /// its weights read from `file` where one is given (then `name` is one of

@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use duel_core::{GameInfo, MatchRecord};
+use duel_core::{GameInfo, RecordInfo};
 
 use crate::adjudicate::{judge, Adjudication, GameResult, WinWatch};
 use crate::player::{read_move, Answer, Player, Turn};
@@ -122,14 +122,14 @@ pub fn play_game<G: GameInfo>(
         tags.push((own_tags[1].as_str(), second_tc.as_str()));
     }
     tags.push(("Termination", reason.as_str()));
-    let info = MatchRecord {
+    let info = RecordInfo {
         names: [names[0].as_str(), names[1].as_str()],
         tags: &tags,
         notes: &notes,
-        result: result.pgn(),
-        termination: &reason,
+        result: Some(result.pgn()),
+        termination: Some(&reason),
     };
-    let record = G::match_record(start, &moves, &info).unwrap_or_else(|| {
+    let record = G::record(start, &moves, &info).unwrap_or_else(|| {
         let texts = Turn {
             start,
             moves: &moves,

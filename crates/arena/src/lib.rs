@@ -32,6 +32,6 @@ pub use openings::{random_openings, Opening};
 pub use player::{DuelSpec, EngineSpec, Player, Protocol};
 pub use probe::{Analyst, Choice};
 pub use results::{merge, GameOutcome, MatchParams, MergeError, RunResults};
-pub use schedule::{run_match, Schedule, Shard};
+pub use schedule::{pgn_date, run_match, Schedule, Shard};
 pub use sprt::{Sprt, Verdict};
 pub use stats::{elo_interval, Pairs, Standings, Tally};

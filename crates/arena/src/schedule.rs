@@ -86,10 +86,7 @@ pub fn run_match<G: GameInfo>(
     let games: Vec<usize> = (0..schedule.games)
         .filter(|&g| schedule.shard.has(g))
         .collect();
-    let date = {
-        let (y, m, d, _, _) = duel_core::clock::utc_now();
-        format!("{y:04}.{m:02}.{d:02}")
-    };
+    let date = pgn_date(time::OffsetDateTime::now_utc().date());
     let next = AtomicUsize::new(0);
     let halt = AtomicBool::new(false);
     // Each report carries a channel for the answer: a runner starts no game before it hears
@@ -163,6 +160,12 @@ pub fn run_match<G: GameInfo>(
     })
 }
 
+/// A date as PGN's `Date` tag writes it: `2026.11.28`.
+pub fn pgn_date(date: time::Date) -> String {
+    let (y, m, d) = (date.year(), u8::from(date.month()), date.day());
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,5 +184,11 @@ mod tests {
             let e = Shard::parse(bad).unwrap_err().to_string();
             assert!(e.contains(says) && e.contains(bad), "{e}");
         }
+    }
+
+    #[test]
+    fn pgn_dates_pad_month_and_day() {
+        let d = time::Date::from_calendar_date(2026, time::Month::March, 7).unwrap();
+        assert_eq!(pgn_date(d), "2026.03.07");
     }
 }

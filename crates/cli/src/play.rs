@@ -5,7 +5,7 @@ use std::io::{BufRead, Write};
 
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use duel_engine::{EngineError, Session, Side};
+use duel_engine::{EngineError, RecordInfo, Session, Side};
 
 use crate::args::{EngineArgs, LimitArgs, PositionArgs};
 use crate::show::{describe, result, score};
@@ -62,7 +62,7 @@ pub fn play(a: &PlayArgs, out: &mut dyn Write) -> Result<()> {
     a.position.apply(s.as_mut())?;
     if let Some(path) = &a.record {
         // Refuse before the game rather than lose it after.
-        if s.record(["", ""]).is_none() {
+        if s.record(&RecordInfo::default()).is_none() {
             anyhow::bail!("{} has no game record format", s.game());
         }
         if path.is_dir() {
@@ -72,7 +72,21 @@ pub fn play(a: &PlayArgs, out: &mut dyn Write) -> Result<()> {
     let result = game_loop(a, s.as_mut(), out);
     if let Some(path) = &a.record {
         let names = player_names(a.human);
-        let text = s.record(names).unwrap_or_default();
+        let date = duel_arena::pgn_date(time::OffsetDateTime::now_utc().date());
+        let tags = [
+            ("Event", "duel play"),
+            ("Site", "?"),
+            ("Date", date.as_str()),
+            ("Round", "-"),
+            ("White", names[0]),
+            ("Black", names[1]),
+        ];
+        let info = RecordInfo {
+            names,
+            tags: &tags,
+            ..RecordInfo::default()
+        };
+        let text = s.record(&info).unwrap_or_default();
         std::fs::write(path, text)
             .map_err(|e| anyhow::anyhow!("--record {}: {e}", path.display()))?;
         writeln!(out, "record written to {}", path.display())?;

@@ -105,20 +105,23 @@ impl EvaluatorError {
     }
 }
 
-/// What a match knows of a game beyond its moves, for the game's record.
-#[derive(Debug, Clone, Copy)]
-pub struct MatchRecord<'a> {
+/// What is known of a game beyond its moves, for the game's record: who played, the headers
+/// the front end writes (a match's round and time control; `duel play`'s date), and, for a
+/// finished match game, how it ended.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RecordInfo<'a> {
     /// The first and second player's names.
     pub names: [&'a str; 2],
-    /// Header pairs in order (PGN tags: `Event`, `Round`, `TimeControl`...).
+    /// Header pairs in order (PGN tags: `Event`, `Site`, `Date`, `Round`...).
     pub tags: &'a [(&'a str, &'a str)],
     /// A comment after each move (empty: none), as tournament managers write a move's value,
     /// depth and time.
     pub notes: &'a [String],
-    /// The result, `1-0`, `0-1` or `1/2-1/2` (the first player's points first).
-    pub result: &'a str,
-    /// Why the game ended, in words.
-    pub termination: &'a str,
+    /// The result, `1-0`, `0-1` or `1/2-1/2` (the first player's points first); None: read
+    /// from the final position (`*` while the game goes on).
+    pub result: Option<&'a str>,
+    /// Why the game ended, in words, where an arbiter decided it.
+    pub termination: Option<&'a str>,
 }
 
 /// Everything about a game that is not its rules: see the module doc.
@@ -220,16 +223,10 @@ pub trait GameInfo: Game {
     }
 
     /// The game record of `moves` played from `start`, in the game's standard format (chess:
-    /// PGN, Othello: GGF), with `names` for the first and second player; None where the game
-    /// has none.
-    fn record(_start: &Self, _moves: &[Self::Move], _names: [&str; 2]) -> Option<String> {
+    /// PGN with `info`'s tags, comments and result; Othello: GGF), or None where the game has
+    /// none.
+    fn record(_start: &Self, _moves: &[Self::Move], _info: &RecordInfo<'_>) -> Option<String> {
         None
-    }
-
-    /// The record of a match game: [`GameInfo::record`] by default, which has no place for
-    /// tags or comments; chess writes them all into its PGN.
-    fn match_record(start: &Self, moves: &[Self::Move], info: &MatchRecord<'_>) -> Option<String> {
-        Self::record(start, moves, info.names)
     }
 
     /// Why a finished game ended, in a few words for a match report (chess: `checkmate`,

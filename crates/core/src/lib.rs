@@ -14,7 +14,6 @@ mod profile;
 mod rng;
 mod score;
 
-pub mod clock;
 pub mod conformance;
 pub mod perft;
 pub mod solve;
@@ -22,7 +21,7 @@ pub mod solve;
 pub use error::{MoveError, PositionError};
 pub use eval::Evaluator;
 pub use game::{Game, Outcome, Side};
-pub use info::{EvaluatorError, EvaluatorVisitor, GameInfo, MatchRecord};
+pub use info::{EvaluatorError, EvaluatorVisitor, GameInfo, RecordInfo};
 pub use limits::{SolverLimits, SolverStopped};
 pub use perft::{perft, perft_divide};
 pub use profile::SearchProfile;

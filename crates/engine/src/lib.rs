@@ -25,7 +25,7 @@ pub use duel_core::solve::{
     Distance, MoveBounds, MoveProgress, MoveValue, QuickSolve, Solution, SolveError, SolveLimits,
     SolveProgress, SolveStep, SolveStop, Unfinished,
 };
-pub use duel_core::{GameInfo, Outcome, Score, Side, SolverStopped};
+pub use duel_core::{GameInfo, Outcome, RecordInfo, Score, Side, SolverStopped};
 pub use duel_search::{Limits, SearchConfig, Searcher};
 pub use duel_search::{Reference, Stats, TreeNode};
 pub use error::EngineError;

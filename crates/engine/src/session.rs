@@ -6,7 +6,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use duel_core::solve::{QuickSolve, SolverCache};
-use duel_core::{Evaluator, Game, GameInfo, Outcome, Side, SolverLimits, SolverStopped};
+use duel_core::{
+    Evaluator, Game, GameInfo, Outcome, RecordInfo, Side, SolverLimits, SolverStopped,
+};
 use duel_search::reference::node_budget;
 use duel_search::{Reference, ReferenceOptions, Stats, Tree, TreeNode};
 
@@ -56,8 +58,8 @@ pub trait Session: Send {
     /// as the terminal shows them (chess: SAN); stops at the first move that is not legal.
     fn display_line(&self, moves: &[String]) -> Vec<String>;
     /// The record of the moves played since the position was set, in the game's standard
-    /// format (chess: PGN, Othello: GGF), `names` for the first and second player.
-    fn record(&self, names: [&str; 2]) -> Option<String>;
+    /// format (chess: PGN, Othello: GGF), with `info`'s names and headers.
+    fn record(&self, info: &RecordInfo<'_>) -> Option<String>;
     /// Number of moves played since the position was set (what `undo` can take back).
     fn moves_played(&self) -> usize;
 
@@ -332,12 +334,12 @@ impl<G: GameInfo, E: Evaluator<G>> Session for GameSession<G, E> {
         out
     }
 
-    fn record(&self, names: [&str; 2]) -> Option<String> {
+    fn record(&self, info: &RecordInfo<'_>) -> Option<String> {
         let mut start = self.pos.clone();
         for &mv in self.played.iter().rev() {
             start.undo(mv);
         }
-        G::record(&start, &self.played, names)
+        G::record(&start, &self.played, info)
     }
 
     fn moves_played(&self) -> usize {

@@ -145,8 +145,9 @@ fn header(opts: &Options) {
 
 /// The current UTC date and time, `YYYY-MM-DD HH:MM UTC`.
 fn utc_now() -> String {
-    let (y, mo, d, h, mi) = duel_core::clock::utc_now();
-    format!("{y:04}-{mo:02}-{d:02} {h:02}:{mi:02} UTC")
+    let t = time::OffsetDateTime::now_utc();
+    let (h, mi) = (t.hour(), t.minute());
+    format!("{} {h:02}:{mi:02} UTC", t.date())
 }
 
 fn loadavg() -> String {

@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use duel_core::GameInfo;
+use duel_core::{GameInfo, RecordInfo};
 use duel_protocol::nboard::{Command, Reply};
 
 use super::process::Process;
@@ -101,7 +101,7 @@ impl<G: GameInfo> Player<G> for NboardEngine {
     }
 
     fn think(&mut self, turn: &Turn<'_, G>) -> Result<Answer, ArenaError> {
-        let game = G::record(turn.start, turn.moves, ["?", "?"]).ok_or_else(|| {
+        let game = G::record(turn.start, turn.moves, &RecordInfo::default()).ok_or_else(|| {
             self.p.unable(format!(
                 "{} has no game record to send over NBoard",
                 G::TITLE

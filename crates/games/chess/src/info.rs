@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use duel_core::{
-    EvaluatorError, EvaluatorVisitor, Game, GameInfo, MatchRecord, Outcome, SearchProfile,
+    EvaluatorError, EvaluatorVisitor, Game, GameInfo, Outcome, RecordInfo, SearchProfile,
 };
 
 use crate::nnue::Network;
@@ -82,29 +82,15 @@ impl GameInfo for Chess {
         self.san(mv)
     }
 
-    fn record(start: &Self, moves: &[Move], names: [&str; 2]) -> Option<String> {
-        let (y, m, d, _, _) = duel_core::clock::utc_now();
-        let date = format!("{y:04}.{m:02}.{d:02}");
-        let tags = [
-            ("Event", "duel play"),
-            ("Site", "?"),
-            ("Date", date.as_str()),
-            ("Round", "-"),
-            ("White", names[0]),
-            ("Black", names[1]),
-        ];
-        Some(pgn(start, moves, &[], &tags, None, None))
-    }
-
-    /// PGN with the match's tags, each move's comment, the result and the termination.
-    fn match_record(start: &Self, moves: &[Move], info: &MatchRecord<'_>) -> Option<String> {
+    /// PGN with the front end's tags, each move's comment, the result and the termination.
+    fn record(start: &Self, moves: &[Move], info: &RecordInfo<'_>) -> Option<String> {
         Some(pgn(
             start,
             moves,
             info.notes,
             info.tags,
-            Some(info.result),
-            Some(info.termination),
+            info.result,
+            info.termination,
         ))
     }
 

@@ -8,7 +8,8 @@ use duel_core::solve::{
     SolveProgress, SolverCache, SolverProgress,
 };
 use duel_core::{
-    EvaluatorError, EvaluatorVisitor, Game, GameInfo, Score, SolverLimits, SolverStopped,
+    EvaluatorError, EvaluatorVisitor, Game, GameInfo, RecordInfo, Score, SolverLimits,
+    SolverStopped,
 };
 
 use crate::solver::Stage;
@@ -65,7 +66,7 @@ impl GameInfo for Othello {
         Othello::diagram(self)
     }
 
-    fn record(start: &Self, moves: &[Move], _names: [&str; 2]) -> Option<String> {
+    fn record(start: &Self, moves: &[Move], _info: &RecordInfo<'_>) -> Option<String> {
         Some(to_ggf(start, moves))
     }
 

@@ -391,6 +391,9 @@ pub fn games(out: &mut dyn Write) -> Result<()> {
         }
         writeln!(out, "  protocols:   {}", protocols.join(", "))?;
         writeln!(out, "  notation:    {}", g.notation)?;
+        if !g.variants.is_empty() {
+            writeln!(out, "  variants:    {}", g.variants)?;
+        }
     }
     Ok(())
 }

@@ -1,8 +1,7 @@
 //! The real `duel` binary, run as a user would: every subcommand on both games, games played
 //! through stdin, and every kind of bad input.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
 /// What a run printed, and whether it succeeded.
 struct Run {
@@ -43,20 +42,7 @@ impl Run {
 }
 
 fn duel_with_input(args: &[&str], input: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_duel"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the duel binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::duel_with_input(args, input);
     Run {
         ok: out.status.success(),
         code: out.status.code(),

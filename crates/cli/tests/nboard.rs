@@ -2,6 +2,7 @@
 //! well-formed sessions, malformed lines, a game whose last move is a pass, and commands sent
 //! while the engine thinks.
 
+mod common;
 mod transcript;
 
 use std::io::Write;
@@ -18,21 +19,11 @@ fn session(input: &str) -> (Vec<String>, bool) {
 }
 
 fn session_with(input: &str, args: &[&str]) -> (Vec<String>, bool) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_duel"))
-        .args(["nboard", "--hash", "1"])
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("duel runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let args: Vec<&str> = ["nboard", "--hash", "1"]
+        .into_iter()
+        .chain(args.iter().copied())
+        .collect();
+    let out = common::duel_with_input(&args, input);
     let lines = String::from_utf8(out.stdout)
         .unwrap()
         .lines()

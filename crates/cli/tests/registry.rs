@@ -94,3 +94,15 @@ fn help_and_games_show_every_registered_game() {
         }
     }
 }
+
+#[test]
+fn a_variant_the_game_does_not_have_is_refused_by_name() {
+    let (_, err, ok) = common::duel(&["analyze", "chess:960", "--depth", "1"]);
+    assert!(!ok);
+    assert!(
+        err.contains("'chess:960': no such variant of chess"),
+        "{err}"
+    );
+    let (_, err, ok) = common::duel(&["analyze", "tictactoe:", "--depth", "1"]);
+    assert!(!ok && err.contains("no such variant"), "{err}");
+}

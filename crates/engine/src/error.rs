@@ -28,6 +28,16 @@ pub enum EngineError {
         /// The accepted names, comma-separated.
         known: String,
     },
+    /// The variant after the game's name was refused by the game.
+    #[error("'{name}': no such variant of {game}: {reason}")]
+    Variant {
+        /// The whole name as given.
+        name: String,
+        /// The game's name.
+        game: &'static str,
+        /// Why it was refused.
+        reason: String,
+    },
     /// The position text was refused by the game.
     #[error(transparent)]
     Position(#[from] PositionError),

@@ -31,7 +31,8 @@ pub use duel_search::{Reference, Stats, TreeNode};
 pub use error::EngineError;
 pub use protocols::{nboard, uci};
 pub use registry::{
-    evaluators, game, game_name, games, open, open_with, with_game, GameEntry, GameVisitor,
+    evaluators, game, game_name, games, open, open_with, split_variant, with_game, GameEntry,
+    GameVisitor,
 };
 pub use report::{
     parse_reference, per_second, Algorithm, BenchEntry, BenchResult, CompareRow, SearchReport,

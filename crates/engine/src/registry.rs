@@ -55,6 +55,8 @@ pub struct GameEntry {
     pub aliases: &'static [&'static str],
     /// How moves and positions are written.
     pub notation: &'static str,
+    /// What may follow the name after `:`; empty where the game has no variants.
+    pub variants: &'static str,
     /// The engine protocols its GUIs speak.
     pub protocols: &'static [&'static str],
     /// The evaluators, the default first.
@@ -73,6 +75,7 @@ impl GameEntry {
             title: G::TITLE,
             aliases: G::ALIASES,
             notation: G::NOTATION,
+            variants: G::VARIANTS,
             protocols: G::PROTOCOLS,
             evaluators: G::EVALUATORS,
             open: open_game::<G>,
@@ -80,8 +83,9 @@ impl GameEntry {
     }
 
     /// Whether `name` names this game: its name or an alias, in any case, `-` and `_`
-    /// ignored (`Tic-Tac-Toe`, `connect_four`).
+    /// ignored (`Tic-Tac-Toe`, `connect_four`), a variant after `:` aside.
     fn answers_to(&self, name: &str) -> bool {
+        let name = split_variant(name).0;
         let n: String = name
             .trim()
             .to_ascii_lowercase()
@@ -112,12 +116,21 @@ fn open_game<G: GameInfo>(
     Ok(G::with_evaluator(eval, file, ToSession)?)
 }
 
+/// A game name split at its first `:` into the game and the variant (`gomoku:renju:20` is
+/// `gomoku` and `renju:20`).
+pub fn split_variant(name: &str) -> (&str, Option<&str>) {
+    match name.split_once(':') {
+        Some((game, spec)) => (game, Some(spec.trim())),
+        None => (name, None),
+    }
+}
+
 /// Every registered game.
 pub fn games() -> &'static [GameEntry] {
     REGISTRY
 }
 
-/// The game `name` names (its name or an alias, in any case).
+/// The game `name` names (its name or an alias, in any case; a variant after `:` aside).
 pub fn game(name: &str) -> Result<&'static GameEntry, EngineError> {
     REGISTRY
         .iter()
@@ -143,7 +156,7 @@ pub fn evaluators(game_name: &str) -> Result<&'static [&'static str], EngineErro
 }
 
 /// Opens a session on `game` at its start position, with the evaluator named `eval` (the game's
-/// default when None).
+/// default when None). A variant in the name (`gomoku:renju:20`) is the session's variant.
 pub fn open(game: &str, eval: Option<&str>) -> Result<Box<dyn Session>, EngineError> {
     open_with(game, eval, None)
 }
@@ -173,5 +186,16 @@ pub fn open_with(
             }
         }
     };
-    (entry.open)(eval, file)
+    let mut session = (entry.open)(eval, file)?;
+    if let Some(spec) = split_variant(game_name).1 {
+        session.set_variant(spec).map_err(|e| match e {
+            EngineError::Position(p) => EngineError::Variant {
+                name: game_name.to_string(),
+                game: entry.name,
+                reason: p.reason,
+            },
+            other => other,
+        })?;
+    }
+    Ok(session)
 }

@@ -30,6 +30,9 @@ pub trait Session: Send {
     /// Forgets the moves played before (undo stops here).
     /// Sets the position from its text (empty: the start position), then plays `moves`.
     fn set_position(&mut self, text: &str, moves: &[&str]) -> Result<(), EngineError>;
+    /// Plays the variant `spec` from now on (`renju:20` for `gomoku:renju:20`): the position
+    /// becomes its start, and position text that names no variant is read in it.
+    fn set_variant(&mut self, spec: &str) -> Result<(), EngineError>;
     /// The current position in the game's text form.
     fn position(&self) -> String;
     /// The board drawn as text by the game (several lines, each ending in a newline).
@@ -160,6 +163,8 @@ pub trait Session: Send {
 pub struct GameSession<G: Game, E: Evaluator<G>> {
     pos: G,
     played: Vec<G::Move>,
+    /// The start position of the variant played: an empty position text means it.
+    start: G,
     eval: E,
     searcher: Searcher<G, E>,
     /// The switches turned on, applied to every position the session sets.
@@ -176,6 +181,7 @@ impl<G: GameInfo, E: Evaluator<G>> GameSession<G, E> {
         GameSession {
             pos: G::start(),
             played: Vec::new(),
+            start: G::start(),
             searcher: Searcher::new(eval.clone(), SearchConfig::with_profile(&G::SEARCH_PROFILE)),
             eval,
             switches: Vec::new(),
@@ -237,6 +243,11 @@ impl<G: GameInfo, E: Evaluator<G>> Session for GameSession<G, E> {
         G::NAME
     }
 
+    fn set_variant(&mut self, spec: &str) -> Result<(), EngineError> {
+        self.start = G::variant(spec)?;
+        self.set_position("", &[])
+    }
+
     fn evaluator(&self) -> &'static str {
         self.eval.name()
     }
@@ -244,9 +255,9 @@ impl<G: GameInfo, E: Evaluator<G>> Session for GameSession<G, E> {
     fn set_position(&mut self, text: &str, moves: &[&str]) -> Result<(), EngineError> {
         // No text means the start position in every game (Othello's text is a whole board).
         let mut pos = if text.trim().is_empty() {
-            G::start()
+            self.start.clone()
         } else {
-            G::from_text(text)?
+            G::from_text_in(&self.start, text)?
         };
         // Before the moves: a switch may change how they are written (Chess960 castling).
         for name in &self.switches {

@@ -1,6 +1,9 @@
 //! What the command-line test files share.
+// Each test file compiles its own copy and uses only part of it.
+#![allow(dead_code)]
 
-use std::process::Command;
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
 
 /// Runs `duel` with `args`: (stdout, stderr, success).
 pub fn duel(args: &[&str]) -> (String, String, bool) {
@@ -13,4 +16,22 @@ pub fn duel(args: &[&str]) -> (String, String, bool) {
         String::from_utf8(out.stderr).unwrap(),
         out.status.success(),
     )
+}
+
+/// Runs `duel` with `args`, `input` on its standard input, and waits for it to end.
+pub fn duel_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_duel"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("duel runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
 }

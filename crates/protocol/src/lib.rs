@@ -2,6 +2,7 @@
 //! enum or a typed error, and prints typed replies. No game logic and no search live here, so
 //! the engine never sees protocol text and every malformed line has a typed answer.
 
+pub mod gomocup;
 pub mod nboard;
 pub mod uci;
 pub mod xboard;

@@ -788,7 +788,11 @@ fn about_pairs(line: &str) -> Result<Vec<(String, String)>, String> {
             }
             None => {
                 let end = after.find(',').unwrap_or(after.len());
-                (after[..end].trim_end(), &after[end..])
+                let value = after[..end].trim_end();
+                if value.contains('"') {
+                    return Err(format!("the value of '{key}' has a stray quote"));
+                }
+                (value, &after[end..])
             }
         };
         pairs.push((key.to_string(), value.to_string()));

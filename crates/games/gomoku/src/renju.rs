@@ -250,7 +250,7 @@ mod tests {
     #[test]
     fn threes_in_one_line() {
         assert_ne!(three_points(&parse("....XXX....")), 0);
-        assert_ne!(three_points(&parse("....X.XX...")), 0, "split three");
+        assert_ne!(three_points(&parse("...X.XX....")), 0, "split three");
         assert_eq!(
             three_points(&parse("...OXXX.O..")),
             0,

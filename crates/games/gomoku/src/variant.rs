@@ -63,11 +63,12 @@ impl Rule {
         }
     }
 
-    /// Reads a rule name or `ruleN` (Gomocup's number), in any case.
+    /// Reads a rule name or `ruleN` (Gomocup's number: 0, 1, 4 or 8), in any case.
     fn parse(word: &str) -> Option<Rule> {
         let word = word.to_ascii_lowercase();
         if let Some(n) = word.strip_prefix("rule") {
-            return n.parse().ok().and_then(Rule::from_gomocup);
+            let n: u32 = n.parse().ok()?;
+            return Rule::from_gomocup(n).filter(|r| r.gomocup() == n);
         }
         Rule::ALL.into_iter().find(|r| r.name() == word)
     }

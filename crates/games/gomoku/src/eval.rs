@@ -27,7 +27,7 @@
 
 use duel_core::{Evaluator, Game, Score, Side};
 
-use crate::{colour, Cell, Gomoku, DIRECTIONS, EMPTY};
+use crate::{colour, Cell, Gomoku, BLACK, CELLS, DIRECTIONS, EMPTY, WHITE};
 
 /// The patterns of one side, counted over the board.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -183,17 +183,31 @@ impl Gomoku {
     /// that colour's stone.
     fn best_windows(&self, p: usize, d: usize) -> [usize; 2] {
         let mut cells = [0u8; 9];
+        let mut stones = false;
         for (k, v) in cells.iter_mut().enumerate() {
             *v = self.board[p + k * d - 4 * d];
+            stones |= *v == BLACK || *v == WHITE;
         }
         let mut best = [0usize; 2];
         for (c, b) in best.iter_mut().enumerate() {
             let own = c as u8 + 1;
-            for w in 0..5 {
-                let window = &cells[w..w + 5];
-                if window.iter().all(|&v| v == own || v == EMPTY) {
-                    *b = (*b).max(1 + window.iter().filter(|&&v| v == own).count());
+            // Sliding counts over the five windows: own stones, and cells that spoil a window.
+            let (mut mine, mut spoilt) = (0, 0);
+            for (k, &v) in cells.iter().enumerate() {
+                mine += (v == own) as usize;
+                spoilt += (v != own && v != EMPTY) as usize;
+                if k >= 5 {
+                    let gone = cells[k - 5];
+                    mine -= (gone == own) as usize;
+                    spoilt -= (gone != own && gone != EMPTY) as usize;
                 }
+                if k >= 4 && spoilt == 0 {
+                    *b = (*b).max(mine + 1);
+                }
+            }
+            if !stones && *b > 0 {
+                // An empty neighbourhood: both sides alike.
+                return [*b; 2];
             }
         }
         best
@@ -220,6 +234,47 @@ impl Gomoku {
             .iter()
             .any(|&d| self.best_windows(cell.padded(), d)[me] >= 4)
     }
+
+    /// The empty cells within four of a stone of `side` along the lines, as a set of cell
+    /// indices.
+    fn near_stones(&self, side: Side) -> [u64; CELLS.div_ceil(64)] {
+        let mut set = [0u64; CELLS.div_ceil(64)];
+        let first = if side == Side::First { 0 } else { 1 };
+        for &stone in self.moves_played().iter().skip(first).step_by(2) {
+            let p = stone.padded();
+            for d in DIRECTIONS {
+                for k in 1..=4 {
+                    for q in [p + k * d, p - k * d] {
+                        if self.board[q] == EMPTY {
+                            let i = crate::cell_of_padded(q).index();
+                            set[i / 64] |= 1 << (i % 64);
+                        }
+                    }
+                }
+            }
+        }
+        set
+    }
+
+    /// Pushes onto `moves`, in index order, the cells of `set` that the side to move may
+    /// play and `keep` keeps.
+    fn push_cells(
+        &self,
+        set: &[u64; CELLS.div_ceil(64)],
+        moves: &mut Vec<Cell>,
+        keep: impl Fn(Cell) -> bool,
+    ) {
+        for (w, &word) in set.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let c = Cell::from_index(w * 64 + bits.trailing_zeros() as usize);
+                bits &= bits - 1;
+                if keep(c) && !self.forbidden_to_mover(c.padded()) {
+                    moves.push(c);
+                }
+            }
+        }
+    }
 }
 
 impl Evaluator<Gomoku> for Textbook {
@@ -238,16 +293,22 @@ impl Evaluator<Gomoku> for Textbook {
 
     /// A five for the side to move if there is one; else the cells that stop the other
     /// side's five; else the side to move's fours. Quiescence then follows threat sequences
-    /// (a four, its forced block) to their end.
+    /// (a four, its forced block) to their end. Only cells within four of a stone of the side
+    /// concerned are looked at, in index order.
     fn noisy_moves(&self, pos: &Gomoku, moves: &mut Vec<Cell>) {
-        pos.generate_moves(moves);
+        moves.clear();
+        if pos.outcome().is_some() {
+            return;
+        }
         let me = pos.side_to_move();
-        if moves.iter().any(|&c| pos.makes_five(c, me)) {
-            moves.retain(|&c| pos.makes_five(c, me));
-        } else if moves.iter().any(|&c| pos.makes_five(c, me.other())) {
-            moves.retain(|&c| pos.makes_five(c, me.other()));
-        } else {
-            moves.retain(|&c| pos.makes_four(c));
+        let mine = pos.near_stones(me);
+        pos.push_cells(&mine, moves, |c| pos.makes_five(c, me));
+        if moves.is_empty() {
+            let theirs = pos.near_stones(me.other());
+            pos.push_cells(&theirs, moves, |c| pos.makes_five(c, me.other()));
+        }
+        if moves.is_empty() {
+            pos.push_cells(&mine, moves, |c| pos.makes_four(c));
         }
     }
 

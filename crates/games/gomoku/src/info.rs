@@ -19,17 +19,18 @@ impl GameInfo for Gomoku {
     const PROTOCOLS: &'static [&'static str] = &["gomocup"];
     const EVALUATORS: &'static [&'static str] = &["textbook"];
     const SIDE_NAMES: [&'static str; 2] = ["Black", "White"];
-    /// Freestyle 15x15 from the empty board to a crowded middle game (the third is puzzle 0
+    /// Freestyle 15x15 from the empty board to a crowded middle game (the fourth is puzzle 0
     /// of `data/gomoku/vcf-puzzles.txt`), and a renju middle game.
     const BENCH: &'static [&'static str] = &[
         "",
         "h8 i9",
         "h8 i9 i8 g8 j7 k6 h10 h9",
-        "g8 g10 h9 h10 i8 i10 j9 j10 j7 j8 k9 l8 l11 k12",
+        "g7 g5 h8 h6 i7 i6 j8 j7 j10 j9 k8 k11 l10 l8",
         "renju h8 i9 j10 h9 h10 g10 i8 g11 j8",
     ];
-    /// Full width, some 200 moves a ply: depth 2 keeps `duel bench` quick.
-    const BENCH_DEPTH: u32 = 2;
+    /// Full width, some 200 moves a ply: depth 3 is about 50 000 nodes a position, 1.6 s
+    /// for the five with the textbook evaluator (measured 2026-11-28, release, two busy cores).
+    const BENCH_DEPTH: u32 = 3;
     const DEFAULT_DEPTH: u32 = 3;
 
     fn variant(spec: &str) -> Result<Self, PositionError> {

@@ -125,6 +125,12 @@ impl Cell {
     }
 }
 
+/// The cell at padded index `p`, which must be on the board.
+#[inline]
+pub(crate) const fn cell_of_padded(p: usize) -> Cell {
+    Cell::new((p % STRIDE - PAD) as u8, (p / STRIDE - PAD) as u8)
+}
+
 /// `Cell(x,y)`, Gomocup's coordinates.
 impl fmt::Debug for Cell {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

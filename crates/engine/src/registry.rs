@@ -34,6 +34,7 @@ registry!(
     duel_connect4::Connect4,
     duel_othello::Othello,
     duel_chess::Chess,
+    duel_gomoku::Gomoku,
 );
 
 /// Builds something generic over a game chosen at run time: see [`with_game`].

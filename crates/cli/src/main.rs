@@ -101,6 +101,17 @@ a position refused as too far from the end among them.")]
         #[arg(long, value_name = "MB", default_value_t = 16, value_parser = args::hash_mb)]
         hash: usize,
     },
+    /// Speak the Gomocup (Piskvork) protocol (Gomoku) on standard input and output, for
+    /// Piskvork, the Gomocup manager and other gomoku GUIs. A copy or link of duel named
+    /// `pbrain-duel` does this without arguments, as the managers run their brains.
+    Gomocup {
+        /// Transposition table size in MiB (at most half of `INFO max_memory`).
+        #[arg(long, value_name = "MB", default_value_t = 64, value_parser = args::hash_mb)]
+        hash: usize,
+        /// The evaluator (`duel games` lists Gomoku's).
+        #[arg(long, value_name = "NAME")]
+        eval: Option<String>,
+    },
     /// Play a match of any game between duel (in process, or any engine) and another player
     /// (duel in process, or a UCI, xboard or NBoard engine): balanced openings, colours
     /// alternated, clocks kept, games saved, Elo with its 95% interval; shards with --shard.
@@ -152,14 +163,43 @@ fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Match(a) => matches::play_match(&a, out),
         Command::MatchMerge { files } => matches::merge(&files, out),
         Command::Suite(a) => suite::suite(&a, out),
-        Command::Nboard { .. } | Command::Uci { .. } => {
+        Command::Nboard { .. } | Command::Uci { .. } | Command::Gomocup { .. } => {
             unreachable!("main runs the protocol loops itself")
         }
     }
 }
 
+/// Whether the program was started as a Gomocup brain: managers run `pbrain-NAME` with no
+/// arguments.
+fn started_as_brain() -> bool {
+    let arg0 = std::env::args_os().next().unwrap_or_default();
+    std::path::Path::new(&arg0).file_stem().is_some_and(|s| {
+        s.to_string_lossy()
+            .to_ascii_lowercase()
+            .starts_with("pbrain-")
+    }) && std::env::args_os().len() == 1
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = if started_as_brain() {
+        Cli::parse_from(["duel", "gomocup"])
+    } else {
+        Cli::parse()
+    };
+    if let Command::Gomocup { hash, eval } = cli.command {
+        let mut opts = duel_engine::gomocup::GomocupOptions {
+            tt_mb: hash,
+            ..Default::default()
+        };
+        if let Some(e) = eval {
+            opts.eval = e;
+        }
+        if let Err(e) = duel_engine::gomocup::run(std::io::stdin(), std::io::stdout(), opts) {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+        return ExitCode::SUCCESS;
+    }
     // The protocol loop owns standard input and output for the whole session (a reader thread
     // and a search thread write to them), so it starts before anything locks them.
     if let Command::Nboard {

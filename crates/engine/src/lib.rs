@@ -29,7 +29,7 @@ pub use duel_core::{GameInfo, Outcome, RecordInfo, Score, Side, SolverStopped};
 pub use duel_search::{Limits, SearchConfig, Searcher};
 pub use duel_search::{Reference, Stats, TreeNode};
 pub use error::EngineError;
-pub use protocols::{nboard, uci};
+pub use protocols::{gomocup, nboard, uci};
 pub use registry::{
     evaluators, game, game_name, games, open, open_with, split_variant, with_game, GameEntry,
     GameVisitor,

@@ -30,7 +30,12 @@ pub struct Engine {
 impl Engine {
     /// `duel` with `args`.
     pub fn start(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_duel"))
+        Engine::start_program(env!("CARGO_BIN_EXE_duel"), args)
+    }
+
+    /// `program` with `args`.
+    pub fn start_program(program: &str, args: &[&str]) -> Engine {
+        let mut child = Command::new(program)
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

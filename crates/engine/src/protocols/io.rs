@@ -26,7 +26,20 @@ pub(crate) fn send(out: &Out, line: impl Display) {
 
 /// Reads `input` line by line on a thread of its own; the channel closes at the end of input.
 pub(crate) fn lines(input: impl Read + Send + 'static) -> Receiver<String> {
+    lines_split_by(input, |reader, bytes| reader.read_until(b'\n', bytes))
+}
+
+/// The input as the reader thread reads it.
+pub(crate) type Input = BufReader<Box<dyn Read + Send>>;
+
+/// [`lines`], with the protocol's own way of finding a line's end (Gomocup's managers may end
+/// lines with CR alone).
+pub(crate) fn lines_split_by(
+    input: impl Read + Send + 'static,
+    read: fn(&mut Input, &mut Vec<u8>) -> std::io::Result<usize>,
+) -> Receiver<String> {
     let (tx, rx) = mpsc::channel::<String>();
+    let input: Box<dyn Read + Send> = Box::new(input);
     std::thread::spawn(move || {
         let mut reader = BufReader::new(input);
         let mut bytes = Vec::new();
@@ -34,7 +47,7 @@ pub(crate) fn lines(input: impl Read + Send + 'static) -> Receiver<String> {
             bytes.clear();
             // Bytes, not `lines()`: one line of invalid UTF-8 must not end the session. It is
             // decoded with replacement characters and refused like any malformed line.
-            match reader.read_until(b'\n', &mut bytes) {
+            match read(&mut reader, &mut bytes) {
                 Ok(0) | Err(_) => break,
                 Ok(_) => {
                     let line = String::from_utf8_lossy(&bytes)

@@ -1,0 +1,299 @@
+//! `duel gomocup` and `pbrain-duel`, run as a Gomocup manager runs a brain: well-formed
+//! sessions, every kind of malformed line (each answered `ERROR`, `UNKNOWN` or, for `INFO`,
+//! `MESSAGE`, and the brain goes on), time limits kept, and `END` obeyed during a search.
+
+mod transcript;
+
+use std::time::{Duration, Instant};
+
+use duel_core::Game;
+use duel_gomoku::Gomoku;
+use transcript::{Engine, AT_ONCE};
+
+/// A brain with quick moves.
+fn brain() -> Engine {
+    let mut e = Engine::start(&["gomocup", "--hash", "4"]);
+    e.send("INFO timeout_turn 300");
+    e
+}
+
+/// The next answer that is not a MESSAGE or DEBUG line.
+fn answer(e: &mut Engine) -> String {
+    e.until(|l| !l.starts_with("MESSAGE") && !l.starts_with("DEBUG"))
+        .pop()
+        .unwrap()
+}
+
+/// Reads `x,y`.
+fn xy(text: &str) -> (u8, u8) {
+    let (x, y) = text
+        .split_once(',')
+        .unwrap_or_else(|| panic!("'{text}' is not x,y"));
+    (x.trim().parse().unwrap(), y.trim().parse().unwrap())
+}
+
+#[test]
+fn a_game_against_itself_is_legal_to_the_end() {
+    // Two brains, each told the other's moves, play a whole game; every move is checked by
+    // the rules crate, which also says when the game is over.
+    let mut a = brain();
+    let mut b = brain();
+    for e in [&mut a, &mut b] {
+        e.send("INFO timeout_turn 100");
+        e.send("START 15");
+        assert_eq!(answer(e), "OK");
+    }
+    let mut pos = Gomoku::start();
+    a.send("BEGIN");
+    let mut mover = 0;
+    let mut last;
+    loop {
+        let e = if mover == 0 { &mut a } else { &mut b };
+        last = answer(e);
+        let (x, y) = xy(&last);
+        let mv = pos.parse_move(&format!("{x},{y}")).expect("a legal move");
+        pos.play(mv);
+        if pos.outcome().is_some() {
+            break;
+        }
+        mover = 1 - mover;
+        let e = if mover == 0 { &mut a } else { &mut b };
+        e.send(&format!("TURN {last}"));
+    }
+    assert!(pos.moves_played().len() >= 9, "{pos:?}");
+    for mut e in [a, b] {
+        e.send("END");
+        e.exits_within(AT_ONCE, "END");
+    }
+}
+
+#[test]
+fn board_about_takeback_play_and_restart() {
+    let mut e = brain();
+    e.send("ABOUT");
+    let about = answer(&mut e);
+    assert!(about.starts_with("name=\"duel\""), "{about}");
+    e.send("RECTSTART 20,15");
+    assert_eq!(answer(&mut e), "OK");
+    // Own stones (1) and the opponent's (2): two each, so the brain is Black, to move; its
+    // open three along y = 5 must be made four or better, but any legal answer will do here.
+    e.send("BOARD");
+    for line in ["10,5,1", "9,9,2", "11,5,1", "9,10,2", "DONE"] {
+        e.send(line);
+    }
+    let (x, y) = xy(&answer(&mut e));
+    assert!(x < 20 && y < 15);
+    e.send(&format!("TAKEBACK {x},{y}"));
+    assert_eq!(answer(&mut e), "OK");
+    e.send("TAKEBACK 3,3");
+    let refused = answer(&mut e);
+    assert!(
+        refused.starts_with("ERROR") && refused.contains("9,10"),
+        "{refused}"
+    );
+    e.send("PLAY 12,5");
+    assert_eq!(answer(&mut e), "12,5");
+    e.send("RESTART");
+    assert_eq!(answer(&mut e), "OK");
+    e.send("BEGIN");
+    let (x, y) = xy(&answer(&mut e));
+    assert!(x < 20 && y < 15);
+    e.send("END");
+    e.exits_within(AT_ONCE, "END");
+}
+
+#[test]
+fn a_four_is_completed_and_a_four_is_blocked() {
+    let mut e = brain();
+    e.send("START 15");
+    answer(&mut e);
+    // Black (the brain, to move) has four in a row from 3,3 to 6,3, open at 7,3.
+    e.send("BOARD");
+    for line in [
+        "2,3,2", "3,3,1", "8,8,2", "4,3,1", "9,9,2", "5,3,1", "10,8,2", "6,3,1",
+    ] {
+        e.send(line);
+    }
+    e.send("12,12,2");
+    e.send("DONE");
+    assert_eq!(answer(&mut e), "7,3");
+    // The other way round: White (the brain) must block Black's four at 7,3.
+    e.send("RESTART");
+    answer(&mut e);
+    e.send("BOARD");
+    for line in [
+        "2,3,1", "3,3,2", "8,8,1", "4,3,2", "9,9,1", "5,3,2", "6,3,2", "DONE",
+    ] {
+        e.send(line);
+    }
+    assert_eq!(answer(&mut e), "7,3");
+}
+
+#[test]
+fn renju_is_played_when_info_rule_says_so() {
+    let mut e = brain();
+    e.send("START 15");
+    answer(&mut e);
+    e.send("INFO rule 4");
+    // Black, to move, has the double three at 7,7 (7,5 7,6 and 5,7 6,7): forbidden in renju.
+    // Its only other winning tries are elsewhere; whatever it plays must not be 7,7.
+    e.send("BOARD");
+    for line in [
+        "7,5,1", "0,0,2", "7,6,1", "14,0,2", "5,7,1", "0,14,2", "6,7,1", "14,14,2",
+    ] {
+        e.send(line);
+    }
+    e.send("DONE");
+    let reply = answer(&mut e);
+    assert_ne!(reply, "7,7", "a forbidden point played");
+    xy(&reply);
+    // Told to play the forbidden point, it refuses with the reason.
+    e.send(&format!("TAKEBACK {reply}"));
+    assert_eq!(answer(&mut e), "OK");
+    e.send("PLAY 7,7");
+    let refused = answer(&mut e);
+    assert!(
+        refused.starts_with("ERROR") && refused.contains("forbidden"),
+        "{refused}"
+    );
+    e.send("INFO rule 9");
+    let said = e.until(|l| l.starts_with("MESSAGE INFO")).pop().unwrap();
+    assert!(
+        said.starts_with("MESSAGE") && said.contains("renju"),
+        "{said}"
+    );
+}
+
+#[test]
+fn malformed_lines_are_answered_and_the_brain_goes_on() {
+    let mut e = brain();
+    // Before any START.
+    for (line, says) in [
+        ("BEGIN", "ERROR"),
+        ("TURN 7,7", "ERROR"),
+        ("RESTART", "ERROR"),
+    ] {
+        e.send(line);
+        let got = answer(&mut e);
+        assert!(
+            got.starts_with(says) && got.contains("START"),
+            "{line}: {got}"
+        );
+    }
+    e.send("START 15");
+    assert_eq!(answer(&mut e), "OK");
+    for (line, says, words) in [
+        ("START 4", "ERROR", "size"),
+        ("START 23", "ERROR", "size"),
+        ("START", "ERROR", "START"),
+        ("START x", "ERROR", "x"),
+        ("RECTSTART 15", "ERROR", "RECTSTART"),
+        ("RECTSTART 30,10", "ERROR", "size"),
+        ("TURN 15,3", "ERROR", "off the 15x15 board"),
+        ("TURN -1,3", "ERROR", "-1"),
+        ("TURN 7", "ERROR", "7"),
+        ("TURN a,b", "ERROR", "a,b"),
+        ("TURN 99999999999999999999,1", "ERROR", "TURN"),
+        ("TAKEBACK 1,1", "ERROR", "empty"),
+        ("PLAY 20,20", "ERROR", "off"),
+        ("DONE", "ERROR", "DONE"),
+        ("FLY 1,2", "UNKNOWN", "FLY"),
+        ("YXSHOWINFO", "UNKNOWN", "YXSHOWINFO"),
+        ("INFO timeout_turn x", "MESSAGE", "timeout_turn"),
+        ("INFO rule 5", "MESSAGE", "rule"),
+    ] {
+        e.send(line);
+        let got = e.until(|l| !l.starts_with("DEBUG")).pop().unwrap();
+        assert!(got.starts_with(says), "{line}: {got}");
+        assert!(got.contains(words), "{line}: {got}");
+    }
+    // A bad stone inside BOARD: one ERROR after DONE, and the brain is still in step.
+    e.send("BOARD");
+    e.send("7,7,1");
+    e.send("7,7,2");
+    e.send("8,8,9");
+    e.send("DONE");
+    let got = answer(&mut e);
+    assert!(got.starts_with("ERROR"), "{got}");
+    // An occupied point, then the game goes on with a legal move.
+    e.send("TURN 7,7");
+    let first = answer(&mut e);
+    e.send(&format!("TURN {first}"));
+    let got = answer(&mut e);
+    assert!(
+        got.starts_with("ERROR") && got.contains("is taken"),
+        "{got}"
+    );
+    e.send("TURN 0,0");
+    let (x, y) = xy(&answer(&mut e));
+    assert!(x < 15 && y < 15);
+    // Bytes that are not UTF-8, CR line endings, lower case.
+    e.send_bytes(b"\xff\xfe\r\n");
+    let got = answer(&mut e);
+    assert!(got.starts_with("UNKNOWN"), "{got}");
+    e.send_bytes(b"about\r");
+    let got = answer(&mut e);
+    assert!(got.starts_with("name="), "{got}");
+    e.send("END");
+    e.exits_within(AT_ONCE, "END");
+}
+
+#[test]
+fn the_turn_time_is_kept_and_end_stops_a_search() {
+    let mut e = Engine::start(&["gomocup", "--hash", "4"]);
+    e.send("START 20");
+    answer(&mut e);
+    e.send("INFO timeout_turn 1000");
+    let t0 = Instant::now();
+    e.send("BEGIN");
+    xy(&answer(&mut e));
+    assert!(
+        t0.elapsed() < Duration::from_millis(1000 + 800),
+        "{:?}",
+        t0.elapsed()
+    );
+    // A long turn, interrupted by END.
+    e.send("INFO timeout_turn 60000");
+    e.send("TURN 3,3");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("END");
+    e.exits_within(AT_ONCE, "END during a search");
+}
+
+#[test]
+fn swap2_is_answered_in_each_of_its_three_forms() {
+    let mut e = brain();
+    e.send("START 15");
+    answer(&mut e);
+    e.send("SWAP2BOARD");
+    e.send("DONE");
+    let three: Vec<(u8, u8)> = answer(&mut e).split_whitespace().map(xy).collect();
+    assert_eq!(three.len(), 3);
+    for stones in [
+        &["7,7", "8,7", "9,9"][..],
+        &["7,7", "8,7", "9,9", "8,8", "8,6"][..],
+    ] {
+        e.send("SWAP2BOARD");
+        for s in stones {
+            e.send(s);
+        }
+        e.send("DONE");
+        let got = answer(&mut e);
+        assert!(got == "SWAP" || xy(&got).0 < 15, "{got}");
+    }
+}
+
+#[test]
+fn started_as_pbrain_duel_it_is_a_gomocup_brain() {
+    let dir = std::env::temp_dir().join(format!("duel-pbrain-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let link = dir.join("pbrain-duel");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_duel"), &link).unwrap();
+    let mut e = Engine::start_program(link.to_str().unwrap(), &[]);
+    e.send("START 20");
+    assert_eq!(answer(&mut e), "OK");
+    e.send("END");
+    e.exits_within(AT_ONCE, "END");
+    let _ = std::fs::remove_dir_all(&dir);
+}

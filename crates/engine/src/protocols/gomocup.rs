@@ -1,0 +1,647 @@
+//! The Gomocup (Piskvork) protocol loop for Gomoku: typed commands from
+//! [`duel_protocol::gomocup`] in, typed replies out, the search on a thread of its own.
+//!
+//! The manager is synchronous: after `BEGIN`, `TURN`, `BOARD` or `PLAY` it waits for the
+//! brain's move and sends nothing but `END` (or, from some managers, `INFO`) until it has it.
+//! So every command waits for a running search to answer first, except `END`, which stops it
+//! and ends the session at once.
+//!
+//! - `START n` / `RECTSTART w,h` set the board (5 to 22 a side; other sizes get `ERROR`), `INFO
+//!   rule` the rule (Gomocup's 0 freestyle, 1 standard, 4 renju, 8 caro; bit 2, continuous
+//!   play, is the manager's business). A rule or size change applies from the next empty board.
+//! - `INFO timeout_turn`, `timeout_match`, `time_left` set the time (see [`TimeLimits`]);
+//!   `max_memory` caps the transposition table at half of it; other keys are accepted and
+//!   ignored. `INFO` is never answered, not even when malformed (the manager reads no answer;
+//!   a malformed one gets a `MESSAGE`).
+//! - Each search sends one `MESSAGE` line per iteration (depth, value, nodes, speed, line),
+//!   which Piskvork shows, then the move as `x,y`.
+//! - A command that cannot be carried out (no `START` yet, a stone off the board or on an
+//!   occupied point, a forbidden point, a finished game) is answered `ERROR` with the reason;
+//!   an unknown command `UNKNOWN`. The loop goes on either way.
+
+use std::collections::VecDeque;
+use std::io::{Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use duel_core::{Game, Score};
+use duel_gomoku::{Cell, Gomoku, Rule, Variant};
+use duel_protocol::gomocup::{read_line, Command, Field, Info, Point, Reader, Reply};
+
+use super::io::{lines_split_by, output, send, Out};
+use crate::timeman::{budget, Clock};
+use crate::{open, EngineError, Limits, SearchConfig, SearchReport, Session};
+
+/// Settings of the loop.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GomocupOptions {
+    /// The brain's name, as `ABOUT` tells the manager.
+    pub name: String,
+    /// The transposition table's size, unless `INFO max_memory` asks for less.
+    pub tt_mb: usize,
+    /// The evaluator.
+    pub eval: String,
+}
+
+impl Default for GomocupOptions {
+    fn default() -> Self {
+        GomocupOptions {
+            name: "duel".into(),
+            tt_mb: 64,
+            eval: "textbook".into(),
+        }
+    }
+}
+
+/// Time per move when the manager gives none: Piskvork's own default turn time.
+const DEFAULT_TURN: Duration = Duration::from_secs(5);
+
+/// Kept back from each move's time for the pipes and the manager's own reading.
+const OVERHEAD: Duration = Duration::from_millis(60);
+
+/// What `INFO` said about time, in the manager's milliseconds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TimeLimits {
+    /// `timeout_turn`: the most one move may take (0: move at once). None: not given.
+    pub turn: Option<u64>,
+    /// `timeout_match`: the whole game's time (0: no limit).
+    pub game: Option<u64>,
+    /// `time_left`: what is left of the game's time (negative when over).
+    pub left: Option<i64>,
+}
+
+impl TimeLimits {
+    /// The thinking time for a move: (soft, hard). No new iteration starts after the soft
+    /// limit; the search stops at the hard one, which keeps within the turn's limit and a safe
+    /// part of what is left of the game's time.
+    pub fn budget(&self) -> (Duration, Duration) {
+        let turn = match self.turn {
+            Some(0) => return (Duration::ZERO, Duration::from_millis(5)),
+            Some(ms) => Duration::from_millis(ms),
+            None => DEFAULT_TURN,
+        };
+        // A twentieth of the turn as well as the fixed overhead: managers measure the turn
+        // from their side of the pipe, with their own scheduling delays.
+        let hard_turn = turn
+            .saturating_sub(OVERHEAD + turn / 20)
+            .max(Duration::from_millis(5));
+        // An iteration costs a few times the ones before it together: one started after 40%
+        // of the turn would rarely end in time.
+        let mut soft = hard_turn * 2 / 5;
+        let mut hard = hard_turn;
+        let game_limited = self.game.is_some_and(|g| g > 0);
+        if let (true, Some(left)) = (game_limited, self.left) {
+            let clock = Clock {
+                left: Duration::from_millis(left.max(0) as u64),
+                increment: Duration::ZERO,
+                moves_to_go: None,
+            };
+            let b = budget(&clock, OVERHEAD);
+            soft = soft.min(b.soft);
+            hard = hard.min(b.hard).max(Duration::from_millis(5));
+        }
+        (soft.min(hard), hard)
+    }
+}
+
+/// The reply to a command, or to nothing.
+type Answer = Option<Reply>;
+
+/// The search thread: it gives back the session and the move it answered.
+type Worker = JoinHandle<(Box<dyn Session>, Option<Cell>)>;
+
+/// The loop's state.
+struct Gomocup {
+    opts: GomocupOptions,
+    out: Out,
+    /// The variant of the next empty board: size from `START`, rule from `INFO rule`.
+    next: Variant,
+    /// Whether `START` or `RECTSTART` has set a board.
+    started: bool,
+    pos: Gomoku,
+    time: TimeLimits,
+    /// The table's size the session has.
+    tt_mb: usize,
+    /// The session, here while no worker runs.
+    session: Option<Box<dyn Session>>,
+    worker: Option<Worker>,
+    stop: Arc<AtomicBool>,
+}
+
+/// A point as the protocol writes it.
+fn point(cell: Cell) -> Point {
+    Point::new(u32::from(cell.x()), u32::from(cell.y()))
+}
+
+impl Gomocup {
+    fn new(opts: GomocupOptions, out: Out) -> Result<Self, EngineError> {
+        let mut session = open(Gomoku::NAME, Some(&opts.eval))?;
+        session.set_config(SearchConfig {
+            tt_mb: opts.tt_mb,
+            ..session.config().clone()
+        })?;
+        Ok(Gomocup {
+            tt_mb: opts.tt_mb,
+            opts,
+            out,
+            next: Variant::default(),
+            started: false,
+            pos: Gomoku::start(),
+            time: TimeLimits::default(),
+            stop: session.stop_flag(),
+            session: Some(session),
+            worker: None,
+        })
+    }
+
+    fn reply(&self, reply: Reply) {
+        send(&self.out, reply);
+    }
+
+    /// Waits for the worker to answer (stopping it first if `interrupt`), and plays the move
+    /// it answered on the loop's board.
+    fn finish_worker(&mut self, interrupt: bool) {
+        if let Some(w) = self.worker.take() {
+            while interrupt && !w.is_finished() {
+                self.stop.store(true, Ordering::Relaxed);
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            match w.join() {
+                Ok((session, played)) => {
+                    self.session = Some(session);
+                    if let Some(cell) = played {
+                        self.pos.play(cell);
+                    }
+                }
+                Err(_) => {
+                    self.reply(Reply::Message(
+                        "the search thread failed; its tables were reset".into(),
+                    ));
+                    match open(Gomoku::NAME, Some(&self.opts.eval)) {
+                        Ok(fresh) => {
+                            self.stop = fresh.stop_flag();
+                            self.session = Some(fresh);
+                            self.tt_mb = 0;
+                        }
+                        Err(e) => self.reply(Reply::Message(e.to_string())),
+                    }
+                }
+            }
+        }
+    }
+
+    /// A new empty board of the next variant.
+    fn new_board(&mut self) {
+        self.pos = Gomoku::empty(self.next);
+        self.started = true;
+    }
+
+    /// The cell at `p` on the board, free to play: its reason otherwise.
+    fn free_cell(&self, p: Point) -> Result<Cell, String> {
+        let (w, h) = (self.pos.width(), self.pos.height());
+        let cell = u8::try_from(p.x)
+            .ok()
+            .zip(u8::try_from(p.y).ok())
+            .filter(|&(x, y)| x < w && y < h)
+            .map(|(x, y)| Cell::new(x, y))
+            .ok_or_else(|| format!("{p} is off the {w}x{h} board"))?;
+        self.pos
+            .parse_move(&format!("{},{}", p.x, p.y))
+            .map_err(|e| e.to_string())?;
+        Ok(cell)
+    }
+
+    fn need_start(&self) -> Result<(), String> {
+        if self.started {
+            Ok(())
+        } else {
+            Err("no board yet: START or RECTSTART first".into())
+        }
+    }
+
+    /// Handles one command; false ends the session.
+    fn handle(&mut self, cmd: Command) -> bool {
+        // END stops a search at once; everything else waits for its answer, as the manager
+        // does (see the module's notes).
+        let end = cmd == Command::End;
+        self.finish_worker(end);
+        let answer = match cmd {
+            Command::End => return false,
+            Command::About => Some(Reply::About(vec![
+                ("name".into(), self.opts.name.clone()),
+                ("version".into(), env!("CARGO_PKG_VERSION").into()),
+                ("author".into(), "the duel authors".into()),
+                ("www".into(), env!("CARGO_PKG_REPOSITORY").into()),
+            ])),
+            Command::Start(n) => self.start(n, n),
+            Command::RectStart { width, height } => self.start(width, height),
+            Command::Restart => match self.need_start() {
+                Ok(()) => {
+                    self.new_board();
+                    Some(Reply::Ok)
+                }
+                Err(e) => Some(Reply::Error(e)),
+            },
+            Command::Info(info) => {
+                self.info(info);
+                None
+            }
+            Command::Begin => self.begin(),
+            Command::Turn(p) => self.turn(p),
+            Command::Board(stones) => self.board(&stones),
+            Command::Takeback(p) => Some(self.takeback(p)),
+            Command::Play(p) => self.play(p),
+            Command::Swap2Board(stones) => self.swap2(&stones),
+        };
+        if let Some(reply) = answer {
+            self.reply(reply);
+        }
+        true
+    }
+
+    fn start(&mut self, width: u32, height: u32) -> Answer {
+        match Variant::new(width, height, self.next.rule) {
+            Ok(v) => {
+                self.next = v;
+                self.new_board();
+                Some(Reply::Ok)
+            }
+            Err(e) => Some(Reply::Error(format!("unsupported size: {e}"))),
+        }
+    }
+
+    fn info(&mut self, info: Info) {
+        match info {
+            Info::TimeoutTurn(ms) => self.time.turn = Some(ms),
+            Info::TimeoutMatch(ms) => self.time.game = Some(ms),
+            Info::TimeLeft(ms) => self.time.left = Some(ms),
+            Info::MaxMemory(bytes) => self.max_memory(bytes),
+            Info::Rule(n) => match Rule::from_gomocup(n) {
+                Some(rule) => {
+                    self.next.rule = rule;
+                    // On an empty board the new rule applies at once (managers send INFO
+                    // rule after START).
+                    if self.pos.moves_played().is_empty() {
+                        self.pos = Gomoku::empty(self.next);
+                    }
+                }
+                None => self.reply(Reply::Message(format!(
+                    "INFO rule {n}: not a rule duel plays (0, 1, 4 or 8, plus 2 for a \
+                     continuous game); the rule stays {}",
+                    self.next.rule
+                ))),
+            },
+            Info::GameType(_) | Info::Evaluate(_) | Info::Folder(_) | Info::Other { .. } => {}
+        }
+    }
+
+    /// Half of `max_memory` for the table (the rest for the program and its stacks), at most
+    /// the size asked for on the command line.
+    fn max_memory(&mut self, bytes: u64) {
+        let mb = match bytes {
+            0 => self.opts.tt_mb,
+            b => ((b / 2) >> 20).clamp(1, self.opts.tt_mb as u64) as usize,
+        };
+        if mb == self.tt_mb {
+            return;
+        }
+        let Some(session) = self.session.as_mut() else {
+            return;
+        };
+        let config = SearchConfig {
+            tt_mb: mb,
+            ..session.config().clone()
+        };
+        match session.set_config(config) {
+            Ok(()) => self.tt_mb = mb,
+            Err(e) => self.reply(Reply::Message(format!("INFO max_memory {bytes}: {e}"))),
+        }
+    }
+
+    fn begin(&mut self) -> Answer {
+        if let Err(e) = self.need_start() {
+            return Some(Reply::Error(e));
+        }
+        if !self.pos.moves_played().is_empty() {
+            return Some(Reply::Error(
+                "BEGIN on a board with stones: RESTART first".into(),
+            ));
+        }
+        self.think()
+    }
+
+    fn turn(&mut self, p: Point) -> Answer {
+        if let Err(e) = self.need_start() {
+            return Some(Reply::Error(e));
+        }
+        match self.free_cell(p) {
+            Ok(cell) => {
+                self.pos.play(cell);
+                self.think()
+            }
+            Err(e) => Some(Reply::Error(format!("TURN {p}: {e}"))),
+        }
+    }
+
+    fn play(&mut self, p: Point) -> Answer {
+        if let Err(e) = self.need_start() {
+            return Some(Reply::Error(e));
+        }
+        match self.free_cell(p) {
+            Ok(cell) => {
+                self.pos.play(cell);
+                Some(Reply::Move(p))
+            }
+            Err(e) => Some(Reply::Error(format!("PLAY {p}: {e}"))),
+        }
+    }
+
+    fn takeback(&mut self, p: Point) -> Reply {
+        match self.pos.last_move() {
+            Some(last) if point(last) == p => {
+                self.pos.undo(last);
+                Reply::Ok
+            }
+            Some(last) => Reply::Error(format!(
+                "TAKEBACK {p}: the last stone is at {}",
+                point(last)
+            )),
+            None => Reply::Error(format!("TAKEBACK {p}: the board is empty")),
+        }
+    }
+
+    /// The position of a `BOARD` block, the brain to move: its stones and the opponent's,
+    /// played alternately in the order given (renju managers send them in the order played).
+    fn board(&mut self, stones: &[(Point, Field)]) -> Answer {
+        if let Err(e) = self.need_start() {
+            return Some(Reply::Error(e));
+        }
+        let own: Vec<Point> = own_stones(stones, Field::Own);
+        let theirs: Vec<Point> = own_stones(stones, Field::Opponent);
+        // The brain moves next: first player with as many stones as the opponent, second
+        // with one fewer.
+        let (black, white) = if own.len() == theirs.len() {
+            (&own, &theirs)
+        } else if own.len() + 1 == theirs.len() {
+            (&theirs, &own)
+        } else {
+            return Some(Reply::Error(format!(
+                "BOARD: {} own stones and {} of the opponent's: the brain, to move, must have \
+                 as many or one fewer",
+                own.len(),
+                theirs.len()
+            )));
+        };
+        if stones.iter().any(|(_, f)| *f == Field::Marked) {
+            self.reply(Reply::Message(
+                "BOARD: marked stones (field 3) ignored: duel plays no continuous game".into(),
+            ));
+        }
+        self.pos = Gomoku::empty(self.next);
+        for i in 0..black.len() + white.len() {
+            let p = if i % 2 == 0 {
+                black[i / 2]
+            } else {
+                white[i / 2]
+            };
+            match self.free_cell(p) {
+                Ok(cell) => self.pos.play(cell),
+                Err(e) => {
+                    self.pos = Gomoku::empty(self.next);
+                    return Some(Reply::Error(format!("BOARD, stone {}: {e}", i + 1)));
+                }
+            }
+            if self.pos.outcome().is_some() && i + 1 < black.len() + white.len() {
+                self.pos = Gomoku::empty(self.next);
+                return Some(Reply::Error(format!(
+                    "BOARD: the game ended at stone {} ({p})",
+                    i + 1
+                )));
+            }
+        }
+        self.think()
+    }
+
+    /// Swap2's choices, by one short search of the position as it stands, White to move:
+    /// three stones proposed (the most balanced of a few shapes round the centre), then stay
+    /// White and play where White stands at least level, else take Black (`SWAP`).
+    fn swap2(&mut self, stones: &[Point]) -> Answer {
+        if let Err(e) = self.need_start() {
+            return Some(Reply::Error(e));
+        }
+        let mut pos = Gomoku::empty(self.next);
+        for (i, &p) in stones.iter().enumerate() {
+            self.pos = pos.clone();
+            match self.free_cell(p) {
+                Ok(cell) => pos.play(cell),
+                Err(e) => return Some(Reply::Error(format!("SWAP2BOARD, stone {}: {e}", i + 1))),
+            }
+        }
+        self.pos = pos;
+        let session = self.session.as_mut().expect("no worker runs");
+        if stones.is_empty() {
+            let opening = balanced_opening(session.as_mut(), self.next);
+            return Some(Reply::Moves(opening.into_iter().map(point).collect()));
+        }
+        let (value, best) = match quick_value(session.as_mut(), &self.pos) {
+            Ok(v) => v,
+            Err(e) => return Some(Reply::Error(format!("SWAP2BOARD: {e}"))),
+        };
+        if value >= 0 {
+            let cell = self
+                .pos
+                .parse_move(&best)
+                .expect("the search's move is legal");
+            self.pos.play(cell);
+            Some(Reply::Move(point(cell)))
+        } else {
+            Some(Reply::Swap)
+        }
+    }
+
+    /// Starts the search for the brain's move; the worker answers.
+    fn think(&mut self) -> Answer {
+        if self.pos.outcome().is_some() {
+            let why = self.pos.ended_by().unwrap_or("the game is over");
+            return Some(Reply::Error(format!("the game is over ({why})")));
+        }
+        let mut session = self.session.take().expect("no worker runs");
+        let moves: Vec<String> = self
+            .pos
+            .moves_played()
+            .iter()
+            .map(|&c| format!("{},{}", c.x(), c.y()))
+            .collect();
+        if let Err(e) = session
+            .set_variant(&self.pos.board_variant().to_string())
+            .and_then(|()| {
+                let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+                session.set_position("", &moves)
+            })
+        {
+            self.session = Some(session);
+            return Some(Reply::Error(format!("the position was refused: {e}")));
+        }
+        let (soft, hard) = self.time.budget();
+        let out = Arc::clone(&self.out);
+        let stop = Arc::clone(&self.stop);
+        self.stop.store(false, Ordering::Relaxed);
+        let pos = self.pos.clone();
+        self.worker = Some(std::thread::spawn(move || {
+            let start = Instant::now();
+            let limits = Limits::time(hard);
+            let result = session.search(&limits, &mut |r| {
+                send(&out, Reply::Message(progress(r, start)));
+                if start.elapsed() >= soft {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            });
+            let cell = result
+                .ok()
+                .and_then(|r| r.best)
+                .and_then(|m| pos.parse_move(&m).ok())
+                .or_else(|| {
+                    // Stopped before any iteration ended: any legal move beats none.
+                    let mut moves = Vec::new();
+                    pos.generate_moves(&mut moves);
+                    moves.first().copied()
+                });
+            match cell {
+                Some(c) => send(&out, Reply::Move(point(c))),
+                None => send(&out, Reply::Error("no legal move".into())),
+            }
+            (session, cell)
+        }));
+        None
+    }
+}
+
+/// The stones of one field, in the order given.
+fn own_stones(stones: &[(Point, Field)], field: Field) -> Vec<Point> {
+    stones
+        .iter()
+        .filter(|(_, f)| *f == field)
+        .map(|(p, _)| *p)
+        .collect()
+}
+
+/// One iteration as a `MESSAGE` line: depth, value, nodes, speed, time and line.
+fn progress(r: &SearchReport, start: Instant) -> String {
+    let ms = start.elapsed().as_millis();
+    let nps = r.stats.nodes as u128 * 1000 / ms.max(1);
+    format!(
+        "depth {} ev {} n {} nps {nps} tm {ms} pv {}",
+        r.depth,
+        value_text(r.value),
+        r.stats.nodes,
+        r.pv.join(" ")
+    )
+}
+
+/// A value for people: `+M5` wins in 5 plies, `-M4` loses in 4, else the evaluation.
+fn value_text(v: Score) -> String {
+    match v.plies_to_end() {
+        Some(n) if v.is_win() => format!("+M{n}"),
+        Some(n) => format!("-M{n}"),
+        None => v.0.to_string(),
+    }
+}
+
+/// The side to move's value of `pos` by a depth-2 search, and its best move.
+fn quick_value(session: &mut dyn Session, pos: &Gomoku) -> Result<(i32, String), EngineError> {
+    session.set_variant(&pos.board_variant().to_string())?;
+    session.set_position(&pos.to_text(), &[])?;
+    let r = session.search(&Limits::depth(2), &mut |_| {})?;
+    let best = r.best.ok_or(EngineError::ZeroDepth)?;
+    Ok((r.value.0, best))
+}
+
+/// Swap2's first three stones: Black in the centre, White beside or diagonal to it, Black
+/// within two cells; of those, the one whose value for White, to move, is nearest level.
+fn balanced_opening(session: &mut dyn Session, variant: Variant) -> Vec<Cell> {
+    let (cx, cy) = (variant.width / 2, variant.height / 2);
+    let at = |dx: i8, dy: i8| Cell::new(cx.wrapping_add_signed(dx), cy.wrapping_add_signed(dy));
+    let mut best: Option<(i32, Vec<Cell>)> = None;
+    for (wx, wy) in [(1, 0), (1, 1)] {
+        for dy in -2..=2 {
+            for dx in -2..=2 {
+                if (dx, dy) == (0, 0) || (dx, dy) == (wx, wy) {
+                    continue;
+                }
+                let stones = vec![at(0, 0), at(wx, wy), at(dx, dy)];
+                let mut pos = Gomoku::empty(variant);
+                stones.iter().for_each(|&c| pos.play(c));
+                let Ok((v, _)) = quick_value(session, &pos) else {
+                    continue;
+                };
+                if best.as_ref().is_none_or(|(b, _)| v.abs() < *b) {
+                    best = Some((v.abs(), stones));
+                }
+            }
+        }
+    }
+    best.map(|(_, s)| s)
+        .unwrap_or_else(|| vec![at(0, 0), at(1, 0), at(1, 2)])
+}
+
+/// Runs the Gomocup protocol on `input` and `output` until `END` or the end of the input; an
+/// error when the session cannot be opened (a table the options ask for).
+pub fn run(
+    input: impl Read + Send + 'static,
+    output_stream: impl Write + Send + 'static,
+    opts: GomocupOptions,
+) -> Result<(), EngineError> {
+    let out = output(output_stream);
+    let mut brain = Gomocup::new(opts, out)?;
+    let mut reader = Reader::new();
+    let rx = lines_split_by(input, read_line);
+    let mut pending: VecDeque<String> = VecDeque::new();
+    loop {
+        // While a search runs, the manager waits for its move: what it sends meanwhile is
+        // kept for after the answer, but for END, which stops the search at once.
+        while brain.worker.as_ref().is_some_and(|w| !w.is_finished()) {
+            match rx.recv_timeout(Duration::from_millis(2)) {
+                Ok(line) => {
+                    let end = line
+                        .split_whitespace()
+                        .next()
+                        .is_some_and(|w| w.eq_ignore_ascii_case("END"));
+                    pending.push_back(line);
+                    if end {
+                        brain.finish_worker(true);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+        }
+        let line = match pending.pop_front() {
+            Some(line) => line,
+            None => match rx.recv() {
+                Ok(line) => line,
+                Err(_) => break,
+            },
+        };
+        match reader.feed(&line) {
+            None => {}
+            Some(Ok(cmd)) => {
+                let goes_on = brain.handle(cmd);
+                if !goes_on {
+                    return Ok(());
+                }
+            }
+            Some(Err(e)) => {
+                brain.finish_worker(false);
+                if let Some(reply) = Reply::for_error(&e) {
+                    brain.reply(reply);
+                }
+            }
+        }
+    }
+    // End of input: the manager is gone; the search answers into the void.
+    brain.finish_worker(false);
+    Ok(())
+}

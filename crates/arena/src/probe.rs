@@ -41,10 +41,12 @@ impl Analyst {
         Ok(Analyst(match spec.protocol {
             Protocol::Uci => Client::Uci(UciEngine::start(spec)?),
             Protocol::Xboard => Client::Xboard(XboardEngine::start(spec)?),
-            Protocol::Nboard => {
+            Protocol::Nboard | Protocol::Gomocup => {
                 return Err(ArenaError::Unable {
                     engine: spec.command.join(" "),
-                    reason: "an NBoard engine cannot be given a single position here".into(),
+                    reason: "only UCI and xboard engines are asked about single positions \
+                             here (chess suites)"
+                        .into(),
                 })
             }
         }))

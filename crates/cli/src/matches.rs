@@ -31,7 +31,7 @@ pub struct MatchArgs {
     /// line (`stockfish`, `/usr/games/phalanx -r 0`, `duel nboard`).
     #[arg(long, value_name = "PLAYER")]
     pub second: String,
-    /// The opponent's protocol: uci, xboard or nboard [default: the game's, else uci].
+    /// The opponent's protocol: uci, xboard, nboard or gomocup [default: the game's, else uci].
     #[arg(long, value_name = "PROTOCOL", value_parser = Protocol::parse)]
     pub second_protocol: Option<Protocol>,
     /// An option for the opponent engine, NAME=VALUE (repeatable), e.g. UCI_Elo=2400.
@@ -41,7 +41,7 @@ pub struct MatchArgs {
     /// uci` for chess, `duel nboard` for Othello; in process for games without one].
     #[arg(long, value_name = "PLAYER")]
     pub first: Option<String>,
-    /// The first engine's protocol: uci, xboard or nboard [default: the game's, else uci].
+    /// The first engine's protocol: uci, xboard, nboard or gomocup [default: the game's, else uci].
     #[arg(long, value_name = "PROTOCOL", value_parser = Protocol::parse)]
     pub first_protocol: Option<Protocol>,
     /// An option for the first engine, NAME=VALUE (repeatable), e.g. Hash=64.
@@ -87,9 +87,9 @@ pub struct MatchArgs {
     /// Seed of the random openings, or of the order of a book's (--openings).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Random plies in each opening (then kept only if duel's depth-6 search finds it within
-    /// 50 centipawns of level) [default: 8]; with --openings, the most moves taken from each
-    /// game of a PGN book.
+    /// Random plies in each opening (then kept only if duel's search finds it near level:
+    /// chess, depth 6 within 50 centipawns) [default: 8]; with --openings, the most moves
+    /// taken from each game of a PGN book.
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=40))]
     pub opening_plies: Option<u32>,
     /// Chess960 (Fischer Random): each opening starts from one of the 960 starts, drawn by the
@@ -112,8 +112,9 @@ const RANDOM_PLIES: u32 = 8;
 /// How far below the best move an opening move may be.
 const PLAUSIBLE_CP: i32 = 25;
 
-/// Keeps the moves a player might choose: within PLAUSIBLE_CP of the best by a depth-4 search of every
-/// root move, so that openings look like openings rather than random walks.
+/// Keeps the moves a player might choose: within PLAUSIBLE_CP of the best by a search of every
+/// root move two plies shallower than the balance test (`GameInfo::OPENING_DEPTH`), so that
+/// openings look like openings rather than random walks.
 fn plausible<G: GameInfo>(session: &mut dyn Session, pos: &G, moves: &mut Vec<G::Move>) {
     let mut config = session.config().clone();
     let single = config.multipv;
@@ -125,7 +126,10 @@ fn plausible<G: GameInfo>(session: &mut dyn Session, pos: &G, moves: &mut Vec<G:
     let lines = session
         .set_position(&pos.to_text(), &[])
         .ok()
-        .and_then(|()| session.search(&Limits::depth(4), &mut |_| {}).ok())
+        .and_then(|()| {
+            let depth = G::OPENING_DEPTH.saturating_sub(2).max(1);
+            session.search(&Limits::depth(depth), &mut |_| {}).ok()
+        })
         .map(|r| r.lines)
         .unwrap_or_default();
     config.multipv = single;
@@ -143,13 +147,14 @@ fn plausible<G: GameInfo>(session: &mut dyn Session, pos: &G, moves: &mut Vec<G:
     });
 }
 
-/// Whether `pos` is level enough to start a game from: duel's depth-6 search within 50 cp.
+/// Whether `pos` is level enough to start a game from: duel's search to the game's
+/// `OPENING_DEPTH` (chess: 6) within its `OPENING_MARGIN` (chess: 50 cp).
 fn balanced<G: GameInfo>(session: &mut dyn Session, pos: &G) -> bool {
     if session.set_position(&pos.to_text(), &[]).is_err() {
         return false;
     }
-    match session.search(&Limits::depth(6), &mut |_| {}) {
-        Ok(r) => !r.value.is_decisive() && r.value.0.abs() <= 50,
+    match session.search(&Limits::depth(G::OPENING_DEPTH), &mut |_| {}) {
+        Ok(r) => !r.value.is_decisive() && r.value.0.abs() <= G::OPENING_MARGIN,
         Err(_) => false,
     }
 }
@@ -286,6 +291,12 @@ fn play<G: GameInfo>(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
         }
     }
     let count = (a.games as usize).div_ceil(2);
+    // The variant named after the game (`gomoku:renju:20`) is every game's start.
+    let start = match duel_engine::split_variant(&a.game).1 {
+        Some(spec) => G::variant(spec)
+            .map_err(|e| anyhow::anyhow!("'{}': no such variant: {}", a.game, e.reason))?,
+        None => G::start(),
+    };
     let openings = match &a.openings {
         Some(path) => {
             let text = std::fs::read_to_string(path)
@@ -309,7 +320,7 @@ fn play<G: GameInfo>(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
                 a.seed,
                 |rng| match a.chess960 {
                     true => chess960_start::<G>(rng).unwrap_or_else(G::start),
-                    false => G::start(),
+                    false => start.clone(),
                 },
                 |pos, moves| plausible(judge.borrow_mut().as_mut(), pos, moves),
                 |pos| balanced(judge.borrow_mut().as_mut(), pos),
@@ -330,7 +341,10 @@ fn play<G: GameInfo>(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
         None => None,
     };
     let params = MatchParams {
-        game: G::NAME.to_string(),
+        game: match duel_engine::split_variant(&a.game).1 {
+            Some(spec) => format!("{}:{spec}", G::NAME),
+            None => G::NAME.to_string(),
+        },
         first: first.name(),
         second: second.name(),
         games: a.games as usize,

@@ -536,6 +536,43 @@ fn othello_against_an_nboard_engine() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Gomoku against a Gomocup brain (this duel's `duel gomocup`) on a clock, renju on 20x20,
+/// the record kept as each game's move list; a node limit is refused for the brain by name.
+#[test]
+fn gomoku_against_a_gomocup_brain() {
+    let dir = scratch("gomocup");
+    let record = dir.join("games.txt");
+    let me = format!("{} gomocup", env!("CARGO_BIN_EXE_duel"));
+    let (out, err, ok) = duel(&[
+        "match",
+        "--game",
+        "gomoku:renju:20",
+        "--first",
+        "duel:eval=textbook",
+        "--second",
+        &me,
+        "--tc",
+        "1+0.05",
+        "--opening-plies",
+        "4",
+        "--games",
+        "2",
+        "--pgn",
+        record.to_str().unwrap(),
+    ]);
+    assert!(ok, "{out}\n{err}");
+    let games: Vec<&str> = out.lines().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(games.len(), 2, "{out}");
+    assert!(!out.contains("illegal") && !out.contains("time"), "{out}");
+    let text = std::fs::read_to_string(&record).unwrap();
+    assert_eq!(text.matches("renju:20 ").count(), 2, "{text}");
+    let (_, err, ok) = duel(&[
+        "match", "--game", "gomoku", "--second", &me, "--nodes", "100", "--games", "2",
+    ]);
+    assert!(!ok && err.contains("nodes"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// What is wrong with the new flags is said by name.
 #[test]
 fn bad_players_games_and_shards_are_refused() {

@@ -143,6 +143,13 @@ pub trait GameInfo: Game {
     const BENCH_DEPTH: u32;
     /// The depth `analyze` and `play` search to when the user gives no limit.
     const DEFAULT_DEPTH: u32;
+    /// The depth of the search that judges a random match opening balanced (its moves are
+    /// kept within reach of the best by a search two plies shallower): a few seconds for all
+    /// of a match's openings.
+    const OPENING_DEPTH: u32 = 6;
+    /// How far from level, in the default evaluator's units, a balanced opening may be
+    /// (chess: 50 centipawns).
+    const OPENING_MARGIN: i32 = 50;
     /// The search's selective techniques for this game (see [`SearchProfile`]).
     const SEARCH_PROFILE: SearchProfile = SearchProfile::NONE;
     /// The game's on/off options beyond the search's, by the names GUIs set them with (chess:

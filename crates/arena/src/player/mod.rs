@@ -4,6 +4,7 @@
 //! `duel-protocol` and every line in read as its typed reply. All of them are a [`Player`].
 
 pub mod duel;
+pub mod gomocup;
 pub mod nboard;
 mod process;
 pub mod uci;
@@ -151,19 +152,22 @@ pub enum Protocol {
     Xboard,
     /// NBoard (Othello): the game so far as GGF, then `go`.
     Nboard,
+    /// Gomocup (Gomoku): `TURN` with the opponent's move, or the whole `BOARD`.
+    Gomocup,
 }
 
 impl Protocol {
-    /// `uci`, `xboard` (also `cecp`, `winboard`) or `nboard`.
+    /// `uci`, `xboard` (also `cecp`, `winboard`), `nboard` or `gomocup` (also `piskvork`).
     pub fn parse(text: &str) -> Result<Protocol, ParseError> {
         match text.trim().to_ascii_lowercase().as_str() {
             "uci" => Ok(Protocol::Uci),
             "xboard" | "cecp" | "winboard" => Ok(Protocol::Xboard),
             "nboard" => Ok(Protocol::Nboard),
+            "gomocup" | "piskvork" => Ok(Protocol::Gomocup),
             other => Err(ParseError::new(
                 "unknown engine protocol",
                 other,
-                "expected uci, xboard or nboard",
+                "expected uci, xboard, nboard or gomocup",
             )),
         }
     }
@@ -193,6 +197,7 @@ pub fn start_engine<G: GameInfo>(spec: &EngineSpec) -> Result<Box<dyn Player<G>>
         Protocol::Uci => Box::new(uci::UciEngine::start(spec)?),
         Protocol::Xboard => Box::new(xboard::XboardEngine::start(spec)?),
         Protocol::Nboard => Box::new(nboard::NboardEngine::start(spec)?),
+        Protocol::Gomocup => Box::new(gomocup::GomocupEngine::start(spec)?),
     })
 }
 

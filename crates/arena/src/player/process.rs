@@ -17,6 +17,8 @@ pub(crate) const HANDSHAKE: Duration = Duration::from_secs(20);
 pub(crate) struct Process {
     /// The engine's name: its command line until it gives one.
     pub name: String,
+    /// The line that ends a session: `quit` (UCI, xboard, NBoard), `END` (Gomocup).
+    pub quit: &'static str,
     child: Child,
     input: ChildStdin,
     lines: Receiver<String>,
@@ -51,6 +53,7 @@ impl Process {
         });
         Ok(Process {
             name: command.join(" "),
+            quit: "quit",
             child,
             input,
             lines,
@@ -129,8 +132,8 @@ impl Process {
 
 impl Drop for Process {
     fn drop(&mut self) {
-        // Every protocol here ends a session with `quit`.
-        let _ = self.send(&"quit");
+        let quit = self.quit;
+        let _ = self.send(&quit);
         // Give it a moment to leave by itself, then make sure.
         let until = Instant::now() + Duration::from_millis(500);
         while Instant::now() < until {

@@ -32,6 +32,11 @@ impl GameInfo for Gomoku {
     /// for the five with the textbook evaluator (measured 2026-11-28, release, two busy cores).
     const BENCH_DEPTH: u32 = 3;
     const DEFAULT_DEPTH: u32 = 3;
+    /// Full width, a depth-3 judge of every random opening takes a second or two.
+    const OPENING_DEPTH: u32 = 3;
+    /// Below an open three's weight (700 for the side waiting, 1500 for the side to move): an
+    /// opening where neither side has a three yet, whatever its twos.
+    const OPENING_MARGIN: i32 = 300;
 
     fn variant(spec: &str) -> Result<Self, PositionError> {
         Variant::parse(spec)

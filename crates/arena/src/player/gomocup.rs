@@ -1,0 +1,187 @@
+//! A Gomocup brain (Gomoku) as a player, driven as Piskvork drives it: `START` or `RECTSTART`
+//! and `INFO rule` for each game, then `BEGIN` on the empty board, `TURN x,y` with the
+//! opponent's move when the brain's board is one move behind, and otherwise (an opening's
+//! stones) `RESTART` and the whole position as `BOARD`. Before each move `INFO time_left`
+//! gives it the clock, and `INFO timeout_turn` the most the move may take. Gomocup has no depth
+//! or node limit: only the clock.
+
+use std::time::{Duration, Instant};
+
+use duel_core::{Game, GameInfo};
+use duel_gomoku::{Cell, Gomoku};
+use duel_protocol::gomocup::{Command, Field, Info, Point, Reply};
+
+use super::process::Process;
+use super::{Answer, EngineSpec, Player, Thought, Turn};
+use crate::{ArenaError, TimeControl};
+
+/// A running Gomocup brain.
+pub struct GomocupEngine {
+    p: Process,
+    /// The stones on the brain's board, in order, as far as the arena knows: after its
+    /// answer, the game's moves and its own.
+    known: Vec<Cell>,
+}
+
+fn point(c: Cell) -> Point {
+    Point::new(u32::from(c.x()), u32::from(c.y()))
+}
+
+fn millis(d: Duration) -> u64 {
+    d.as_millis().min(u128::from(u64::MAX)) as u64
+}
+
+impl GomocupEngine {
+    /// Starts the brain and asks `ABOUT` for its name; the options go out as `INFO key value`
+    /// (`max_memory=...`, `thread_num=...`), as managers send their settings.
+    pub fn start(spec: &EngineSpec) -> Result<GomocupEngine, ArenaError> {
+        let mut p = Process::start(&spec.command)?;
+        p.quit = "END";
+        for (key, value) in &spec.options {
+            p.send(&Command::Info(Info::Other {
+                key: key.to_ascii_lowercase(),
+                value: value.clone(),
+            }))?;
+        }
+        p.send(&Command::About)?;
+        let mut name = None;
+        p.wait_for(|line| match Reply::parse(line) {
+            Ok(Reply::About(fields)) => {
+                name = fields
+                    .into_iter()
+                    .find(|(k, _)| k == "name")
+                    .map(|(_, v)| v);
+                true
+            }
+            Ok(Reply::Message(_) | Reply::Debug(_)) => false,
+            // An old brain answers ABOUT in free text, or not at all.
+            _ => true,
+        })?;
+        if let Some(n) = name {
+            p.name = n;
+        }
+        Ok(GomocupEngine {
+            p,
+            known: Vec::new(),
+        })
+    }
+
+    /// The position of `pos` as Gomoku, or why the brain cannot play it.
+    fn gomoku<G: GameInfo>(&self, pos: &G) -> Result<Gomoku, ArenaError> {
+        Gomoku::from_text(&pos.to_text()).map_err(|_| {
+            self.p
+                .unable(format!("a Gomocup brain plays Gomoku, not {}", G::TITLE))
+        })
+    }
+
+    /// Waits for `OK`, skipping messages and a late move from the game before; an `ERROR`
+    /// says the brain refuses.
+    fn ok(&mut self, what: &str) -> Result<(), ArenaError> {
+        let mut refused = None;
+        self.p.wait_for(|line| match Reply::parse(line) {
+            Ok(Reply::Ok) => true,
+            Ok(Reply::Error(m) | Reply::Unknown(m)) => {
+                refused = Some(m);
+                true
+            }
+            _ => false,
+        })?;
+        match refused {
+            Some(m) => Err(self.p.unable(format!("{what} refused: {m}"))),
+            None => Ok(()),
+        }
+    }
+
+    fn answer(&mut self, deadline: Instant) -> Result<Answer, ArenaError> {
+        self.p.answer(deadline, |line| match Reply::parse(line) {
+            Ok(Reply::Move(p)) => Some(Answer::Move(p.to_string(), Thought::default())),
+            Ok(Reply::Message(_) | Reply::Debug(_)) => None,
+            // Anything else where a move is due (an ERROR, a SUGGEST) is the brain's answer,
+            // and the arena refuses it as a move.
+            _ => Some(Answer::Move(line.trim().to_string(), Thought::default())),
+        })
+    }
+}
+
+impl<G: GameInfo> Player<G> for GomocupEngine {
+    fn name(&self) -> &str {
+        &self.p.name
+    }
+
+    fn new_game(&mut self, start: &G, tc: TimeControl) -> Result<(), ArenaError> {
+        if tc.is_fixed() {
+            return Err(self
+                .p
+                .unable("a Gomocup brain is limited by time only (no depth or nodes): use --tc"));
+        }
+        let variant = self.gomoku(start)?.board_variant();
+        let (w, h) = (u32::from(variant.width), u32::from(variant.height));
+        self.p.send(&if w == h {
+            Command::Start(w)
+        } else {
+            Command::RectStart {
+                width: w,
+                height: h,
+            }
+        })?;
+        self.ok("the board size")?;
+        self.known.clear();
+        for info in [
+            Info::Rule(variant.rule.gomocup()),
+            Info::TimeoutMatch(millis(tc.base)),
+        ] {
+            self.p.send(&Command::Info(info))?;
+        }
+        Ok(())
+    }
+
+    fn think(&mut self, turn: &Turn<'_, G>) -> Result<Answer, ArenaError> {
+        let pos = self.gomoku(turn.pos)?;
+        let left = turn.clocks[turn.mover()];
+        for info in [
+            Info::TimeLeft(millis(left) as i64),
+            // The move may take what is left: the brain shares it out by time_left.
+            Info::TimeoutTurn(millis(left).max(1)),
+        ] {
+            self.p.send(&Command::Info(info))?;
+        }
+        let moves = pos.moves_played();
+        let behind_one =
+            moves.len() == self.known.len() + 1 && moves[..self.known.len()] == self.known[..];
+        if moves.is_empty() {
+            self.p.send(&Command::Begin)?;
+        } else if behind_one {
+            self.p.send(&Command::Turn(point(moves[moves.len() - 1])))?;
+        } else {
+            if !self.known.is_empty() {
+                self.p.send(&Command::Restart)?;
+                self.ok("RESTART")?;
+            }
+            // Field 1 is the brain's own stone: the side to move's.
+            let mover_parity = moves.len() % 2;
+            let stones = moves
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| {
+                    let own = i % 2 == mover_parity;
+                    (point(c), if own { Field::Own } else { Field::Opponent })
+                })
+                .collect();
+            self.p.send(&Command::Board(stones))?;
+        }
+        let answer = self.answer(turn.deadline)?;
+        self.known = moves.to_vec();
+        if let Answer::Move(text, _) = &answer {
+            if let Ok(cell) = pos.parse_move(text) {
+                self.known.push(cell);
+            }
+        }
+        Ok(answer)
+    }
+
+    fn interrupt(&mut self) {
+        // Gomocup cannot stop a search but by ending the brain: the late move is skipped when
+        // the next game's START is answered, and the board is sent whole.
+        self.known.clear();
+    }
+}

@@ -2,9 +2,21 @@
 
 use std::path::Path;
 
-use duel_core::{EvaluatorError, EvaluatorVisitor, Game, GameInfo, PositionError, RecordInfo};
+use std::time::Instant;
 
+use duel_core::solve::{
+    MoveValue, Solution, SolveError, SolveLimits, SolveProgress, SolveStep, SolveStop,
+    SolverProgress, Unfinished,
+};
+use duel_core::{
+    EvaluatorError, EvaluatorVisitor, Game, GameInfo, Outcome, PositionError, RecordInfo, Score,
+};
+
+use crate::vcf::{solve_threats, ThreatKind, ThreatLimits, ThreatStop};
 use crate::{Gomoku, Textbook, Variant};
+
+/// The nodes `solve` searches when it is given no limit: some seconds of VCT.
+pub const SOLVE_DEFAULT_NODES: u64 = 5_000_000;
 
 impl GameInfo for Gomoku {
     const TITLE: &'static str = "Gomoku";
@@ -73,4 +85,116 @@ impl GameInfo for Gomoku {
     fn end_reason(&self) -> &'static str {
         self.ended_by().unwrap_or("not over")
     }
+
+    /// The threat-space solver ([`crate::vcf`]): a VCF, else a VCT, for the side to move. It
+    /// proves wins only, so a win is the one value it gives: the winning first move alone is
+    /// listed (the others are not solved), its line is reported as the move's progress with
+    /// the kind (`g9 by VCF: g9 h10 ...`), and the margin counts the line's plies. Found
+    /// nothing: [`SolveError::Unfinished`] when a limit (given, or
+    /// [`SOLVE_DEFAULT_NODES`] without one) stopped it, else [`SolveError::NotSolvable`]: no
+    /// VCF, and no VCT within [`crate::vcf::VCT_DEPTH`] threats, which proves nothing.
+    fn solve(
+        &self,
+        limits: &SolveLimits<'_>,
+        progress: &mut dyn FnMut(&SolveProgress<'_>),
+    ) -> Result<Solution, SolveError> {
+        let start = Instant::now();
+        if let Some(o) = self.outcome() {
+            return Ok(Solution {
+                value: match o {
+                    Outcome::Win => Score::WIN,
+                    Outcome::Loss => Score::LOSS,
+                    Outcome::Draw => Score::DRAW,
+                },
+                plies_known: true,
+                margin: None,
+                margin_name: "",
+                moves: Vec::new(),
+                method: "the rules (the game is over)",
+                nodes: 0,
+                time: start.elapsed(),
+            });
+        }
+        let nodes = match limits.any() {
+            true => limits.nodes,
+            false => Some(SOLVE_DEFAULT_NODES),
+        };
+        let threat_limits = ThreatLimits {
+            nodes,
+            deadline: limits.time.map(|t| start + t),
+            stop: limits.stop,
+            vct_depth: None,
+            vcf_depth: None,
+        };
+        let result = solve_threats(self, &threat_limits);
+        let time = start.elapsed();
+        match result.win {
+            Ok(win) => {
+                let first = self.cell_name(win.line[0]);
+                let plies = win.line.len() as i32;
+                let line: Vec<String> = line_names(self, &win.line);
+                let text = format!("{first} by {}: {}", win.kind.name(), line.join(" "));
+                progress(&SolveProgress::Move(duel_core::solve::MoveProgress {
+                    mv: &text,
+                    index: 0,
+                    of: 1,
+                    step: SolveStep::Solved,
+                    search: SolverProgress {
+                        lower: Some(plies),
+                        upper: Some(plies),
+                        nodes: result.nodes,
+                        ..SolverProgress::NOTHING
+                    },
+                    time,
+                }));
+                let value = Score::win_in(plies);
+                Ok(Solution {
+                    value,
+                    plies_known: false,
+                    margin: Some(plies),
+                    margin_name: MARGIN_NAME,
+                    moves: vec![MoveValue {
+                        mv: first,
+                        value,
+                        margin: Some(plies),
+                    }],
+                    method: match win.kind {
+                        ThreatKind::Vcf => {
+                            "VCF: continuous fours (threat-space search); \
+                            only the winning move is proven"
+                        }
+                        ThreatKind::Vct => {
+                            "VCT: continuous fours and threes (threat-space \
+                            search); only the winning move is proven"
+                        }
+                    },
+                    nodes: result.nodes,
+                    time,
+                })
+            }
+            Err(ThreatStop::Exhausted) => Err(SolveError::NotSolvable { game: Self::NAME }),
+            Err(stop) => Err(SolveError::Unfinished(Box::new(Unfinished {
+                stop: match stop {
+                    ThreatStop::Time => SolveStop::Time(limits.time.unwrap_or_default()),
+                    ThreatStop::Flag => SolveStop::Flag,
+                    _ => SolveStop::Nodes(nodes.unwrap_or_default()),
+                },
+                solved: Vec::new(),
+                current: None,
+                untried: 0,
+                at_least: None,
+                margin_name: MARGIN_NAME,
+                nodes: result.nodes,
+                time,
+            }))),
+        }
+    }
+}
+
+/// What the margin of a threat-space win counts.
+const MARGIN_NAME: &str = "plies to five in the line found";
+
+/// The cells' names.
+fn line_names(pos: &Gomoku, line: &[crate::Cell]) -> Vec<String> {
+    line.iter().map(|&c| pos.cell_name(c)).collect()
 }

@@ -50,6 +50,7 @@ mod eval;
 mod info;
 pub mod renju;
 mod variant;
+pub mod vcf;
 
 use std::fmt;
 
@@ -58,6 +59,7 @@ use duel_core::{Game, MoveError, Outcome, PositionError, Side, SplitMix64};
 pub use eval::{Shapes, Textbook};
 pub use renju::Forbidden;
 pub use variant::{Rule, Variant, VariantError, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
+pub use vcf::{solve_threats, ThreatKind, ThreatLimits, ThreatResult, ThreatStop, ThreatWin};
 
 /// Cells of the largest board: the range of move indices.
 pub const CELLS: usize = MAX_SIZE as usize * MAX_SIZE as usize;

@@ -11,67 +11,9 @@ mod common;
 
 use std::collections::HashMap;
 
+use common::{load, move_list};
 use duel_core::{Game, Side};
 use duel_gomoku::{Cell, Gomoku};
-
-struct Puzzle {
-    title: String,
-    black: Vec<Cell>,
-    white: Vec<Cell>,
-    to_move: Side,
-    last: String,
-}
-
-fn cells(list: &str) -> Vec<Cell> {
-    list.split_whitespace()
-        .map(|xy| {
-            let (x, y) = xy.split_once(',').unwrap();
-            Cell::new(x.parse().unwrap(), y.parse().unwrap())
-        })
-        .collect()
-}
-
-fn load() -> Vec<Puzzle> {
-    let path = common::data_path("vcf-puzzles.txt");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mut out: Vec<Puzzle> = Vec::new();
-    for line in text.lines() {
-        if let Some(title) = line.strip_prefix("## ") {
-            let to_move = if title.ends_with("to move: white") {
-                Side::Second
-            } else {
-                Side::First
-            };
-            out.push(Puzzle {
-                title: title.to_string(),
-                black: Vec::new(),
-                white: Vec::new(),
-                to_move,
-                last: String::new(),
-            });
-        } else if let Some(list) = line.strip_prefix("black x,y:") {
-            out.last_mut().unwrap().black = cells(list);
-        } else if let Some(list) = line.strip_prefix("white x,y:") {
-            out.last_mut().unwrap().white = cells(list);
-        } else if let Some(sq) = line.strip_prefix("mintaka (renju) asserted last VCF move:") {
-            out.last_mut().unwrap().last = sq.trim().to_string();
-        }
-    }
-    out
-}
-
-/// The board as a move list from the empty board, Black and White alternately.
-fn move_list(p: &Puzzle, spec: &str) -> String {
-    let pos = Gomoku::start();
-    let mut words = vec![spec.to_string()];
-    for i in 0..p.black.len() {
-        words.push(pos.format_move(p.black[i]));
-        if let Some(&w) = p.white.get(i) {
-            words.push(pos.format_move(w));
-        }
-    }
-    words.join(" ").trim().to_string()
-}
 
 /// The empty cells where `side` would complete five.
 fn fives(pos: &Gomoku, side: Side) -> Vec<Cell> {

@@ -5,14 +5,14 @@ use std::path::Path;
 use std::time::Instant;
 
 use duel_core::solve::{
-    MoveValue, Solution, SolveError, SolveLimits, SolveProgress, SolveStep, SolveStop,
+    MoveValue, QuickSolve, Solution, SolveError, SolveLimits, SolveProgress, SolveStep, SolveStop,
     SolverProgress, Unfinished,
 };
 use duel_core::{
     EvaluatorError, EvaluatorVisitor, Game, GameInfo, Outcome, PositionError, RecordInfo, Score,
 };
 
-use crate::vcf::{solve_threats, ThreatKind, ThreatLimits, ThreatStop};
+use crate::vcf::{quick_vcf, solve_threats, ThreatKind, ThreatLimits, ThreatStop, VCT_DEPTH};
 use crate::{Gomoku, Textbook, Variant};
 
 /// The nodes `solve` searches when it is given no limit: some seconds of VCT.
@@ -84,6 +84,22 @@ impl GameInfo for Gomoku {
 
     fn end_reason(&self) -> &'static str {
         self.ended_by().unwrap_or("not over")
+    }
+
+    /// A VCF for the side to move, if [`quick_vcf`] finds one within its few thousand nodes:
+    /// a forced win, its line to the five (not always the shortest: the value's distance is
+    /// that line's). Its cost: see [`crate::vcf::QUICK_VCF_NODES`]. `duel bench` does not ask
+    /// it (the bench searches directly), so its node count is unchanged.
+    fn quick_solve(&self) -> Option<QuickSolve<Self::Move>> {
+        let r = quick_vcf(self);
+        let line = r.win.ok()?.line;
+        let plies = line.len() as i32;
+        Some(QuickSolve {
+            value: Score::win_in(plies),
+            margin: plies,
+            line,
+            nodes: r.nodes,
+        })
     }
 
     /// The threat-space solver ([`crate::vcf`]): a VCF, else a VCT, for the side to move. It
@@ -172,7 +188,22 @@ impl GameInfo for Gomoku {
                     time,
                 })
             }
-            Err(ThreatStop::Exhausted) => Err(SolveError::NotSolvable { game: Self::NAME }),
+            Err(ThreatStop::Exhausted) => {
+                let text = format!("(none: no VCF, and no VCT of at most {VCT_DEPTH} threats)");
+                progress(&SolveProgress::Move(duel_core::solve::MoveProgress {
+                    mv: &text,
+                    index: 0,
+                    of: 1,
+                    step: SolveStep::Narrowed,
+                    search: SolverProgress {
+                        stage: "threat-space search, which proves wins only",
+                        nodes: result.nodes,
+                        ..SolverProgress::NOTHING
+                    },
+                    time,
+                }));
+                Err(SolveError::NotSolvable { game: Self::NAME })
+            }
             Err(stop) => Err(SolveError::Unfinished(Box::new(Unfinished {
                 stop: match stop {
                     ThreatStop::Time => SolveStop::Time(limits.time.unwrap_or_default()),

@@ -250,3 +250,42 @@ fn the_deep_puzzles_have_vcfs_under_freestyle_only() {
         );
     }
 }
+
+/// The figures of the report: each puzzle's time (as [`solve_puzzle`] prints), the VCF's
+/// speed where it searches in vain (the deep puzzles under renju), and the cost of the probe
+/// before a search on the bench positions. `cargo test --release -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn timings() {
+    for i in 0..10 {
+        solve_puzzle(i, if i < 8 { "renju" } else { "" });
+    }
+    for i in [8, 9] {
+        let pos = Gomoku::from_text(&move_list(&load()[i], "renju")).unwrap();
+        let start = Instant::now();
+        let r = solve_threats(
+            &pos,
+            &ThreatLimits {
+                vct_depth: Some(0),
+                ..ThreatLimits::default()
+            },
+        );
+        let secs = start.elapsed().as_secs_f64();
+        println!(
+            "puzzle {i} renju, no VCF: {} nodes, {:.1} ms, {:.0} nodes/s",
+            r.nodes,
+            secs * 1e3,
+            r.nodes as f64 / secs
+        );
+    }
+    for text in Gomoku::BENCH {
+        let pos = Gomoku::from_text(text).unwrap();
+        let start = Instant::now();
+        let q = pos.quick_solve();
+        println!(
+            "quick_solve '{text}': {:?}, {:.2} ms",
+            q.map(|q| q.line.len()),
+            start.elapsed().as_secs_f64() * 1e3
+        );
+    }
+}

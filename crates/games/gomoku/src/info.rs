@@ -12,11 +12,10 @@ use duel_core::{
     EvaluatorError, EvaluatorVisitor, Game, GameInfo, Outcome, PositionError, RecordInfo, Score,
 };
 
-use crate::vcf::{quick_vcf, solve_threats, ThreatKind, ThreatLimits, ThreatStop, VCT_DEPTH};
+use crate::vcf::{
+    quick_vcf, solve_threats, ThreatKind, ThreatLimits, ThreatStop, SOLVE_DEFAULT_NODES, VCT_DEPTH,
+};
 use crate::{Gomoku, Textbook, Variant};
-
-/// The nodes `solve` searches when it is given no limit: some seconds of VCT.
-pub const SOLVE_DEFAULT_NODES: u64 = 5_000_000;
 
 impl GameInfo for Gomoku {
     const TITLE: &'static str = "Gomoku";
@@ -107,7 +106,7 @@ impl GameInfo for Gomoku {
     /// listed (the others are not solved), its line is reported as the move's progress with
     /// the kind (`g9 by VCF: g9 h10 ...`), and the margin counts the line's plies. Found
     /// nothing: [`SolveError::Unfinished`] when a limit (given, or
-    /// [`SOLVE_DEFAULT_NODES`] without one) stopped it, else [`SolveError::NotSolvable`]: no
+    /// [`crate::vcf::SOLVE_DEFAULT_NODES`] without one) stopped it, else [`SolveError::NotSolvable`]: no
     /// VCF, and no VCT within [`crate::vcf::VCT_DEPTH`] threats, which proves nothing.
     fn solve(
         &self,

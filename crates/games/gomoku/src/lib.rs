@@ -45,6 +45,8 @@
 //!
 //! - [`Gomoku`] implements [`Game`] and [`duel_core::GameInfo`];
 //! - [`Textbook`] is the founding texts' line-pattern evaluation, side-to-move aware.
+//! - [`vcf`] proves wins by threat-space search (VCF, then VCT): `duel solve gomoku`, and the
+//!   VCF probe `analyze` and `play` make before a search.
 
 mod eval;
 mod info;

@@ -205,6 +205,25 @@ fn solve_reports_the_win_and_its_kind() {
     ));
 }
 
+#[test]
+fn quick_solve_gives_a_vcf_and_nothing_else() {
+    assert_eq!(Gomoku::start().quick_solve(), None);
+    let pos = Gomoku::from_text(&move_list(&load()[0], "renju")).unwrap();
+    let q = pos.quick_solve().expect("puzzle 0's VCF");
+    assert!(q.value.is_win());
+    assert_eq!(q.value.plies_to_end(), Some(q.line.len() as i32));
+    replay(
+        &pos,
+        &ThreatWin {
+            kind: ThreatKind::Vcf,
+            line: q.line,
+        },
+    );
+    // A VCT is not looked for.
+    let double_three = setup("", "f8 g8 h6 h7", "a1 c1 e1 o15");
+    assert_eq!(double_three.quick_solve(), None);
+}
+
 /// Solves puzzle `i` under the rule `spec` and replays the line; returns the time taken.
 fn solve_puzzle(i: usize, spec: &str) -> f64 {
     let p = &load()[i];

@@ -345,11 +345,24 @@ impl<'a> Search<'a> {
         ok
     }
 
-    /// After the attacker's quiet move: if it has a winning threat, the defender's turn
-    /// ([`Search::defend`]) with `depth` threats left.
-    fn pressed(&mut self, pos: &mut Gomoku, depth: u32, line: &mut Vec<usize>) -> bool {
+    /// After the attacker's quiet move `m`: if it has a winning threat, the defender's turn
+    /// ([`Search::defend`]) with `depth` threats left. With `near`, the threats are looked
+    /// for on `m`'s lines only: where the attacker had none before `m` (its VCF failed), any
+    /// it has now go through `m`.
+    fn pressed(
+        &mut self,
+        pos: &mut Gomoku,
+        m: usize,
+        near: bool,
+        depth: u32,
+        line: &mut Vec<usize>,
+    ) -> bool {
         let me = BLACK + WHITE - colour(pos.side_to_move());
-        let threats = winning_threats(pos, me);
+        let cells = match near {
+            true => line_cells(pos, m),
+            false => candidates(pos, me, 3),
+        };
+        let threats = winning_threats(pos, me, cells);
         threats.len > 0 && self.defend(pos, depth, &threats, line)
     }
 
@@ -395,7 +408,7 @@ impl<'a> Search<'a> {
                     pos,
                     m,
                     line,
-                    |s, pos, line| s.pressed(pos, depth - 1, line),
+                    |s, pos, line| s.pressed(pos, m, forced.is_none(), depth - 1, line),
                     |s, pos, forced, line| s.vct(pos, depth - 1, forced, line),
                 );
             if won {
@@ -488,7 +501,7 @@ impl<'a> Search<'a> {
             pos,
             d,
             line,
-            |s, pos, line| s.pressed(pos, depth - 1, line),
+            |s, pos, line| s.pressed(pos, d, false, depth - 1, line),
             |s, pos, forced, line| s.vct(pos, depth - 1, forced, line),
         )
     }
@@ -592,11 +605,27 @@ fn candidates(pos: &Gomoku, colour: u8, own: u32) -> Vec<usize> {
     out
 }
 
-/// The moves of `colour` (not to move) that would win by force at once: a four with two
-/// five-cells or more, or one whose single five-cell the side to move may not play.
-fn winning_threats(pos: &mut Gomoku, colour: u8) -> Spots {
+/// The empty cells within four of `p` on its four lines.
+fn line_cells(pos: &Gomoku, p: usize) -> Vec<usize> {
+    let mut out = Vec::with_capacity(32);
+    for d in DIRECTIONS {
+        for k in 1..=4 {
+            out.extend(
+                [p + k * d, p - k * d]
+                    .into_iter()
+                    .filter(|&q| pos.board[q] == EMPTY),
+            );
+        }
+    }
+    out
+}
+
+/// The moves of `colour` (not to move) among `cells` that would win by force at once: a
+/// four with two five-cells or more, or one whose single five-cell the side to move may not
+/// play.
+fn winning_threats(pos: &mut Gomoku, colour: u8, cells: Vec<usize>) -> Spots {
     let mut out = Spots::NONE;
-    for w in candidates(pos, colour, 3) {
+    for w in cells {
         if colour == BLACK && pos.rule() == crate::Rule::Renju && pos.forbidden_at(w).is_some() {
             continue;
         }

@@ -279,24 +279,18 @@ fn timings() {
     for i in 0..10 {
         solve_puzzle(i, if i < 8 { "renju" } else { "" });
     }
-    for i in [8, 9] {
-        let pos = Gomoku::from_text(&move_list(&load()[i], "renju")).unwrap();
-        let start = Instant::now();
-        let r = solve_threats(
-            &pos,
-            &ThreatLimits {
-                vct_depth: Some(0),
-                ..ThreatLimits::default()
-            },
-        );
-        let secs = start.elapsed().as_secs_f64();
-        println!(
-            "puzzle {i} renju, no VCF: {} nodes, {:.1} ms, {:.0} nodes/s",
-            r.nodes,
-            secs * 1e3,
-            r.nodes as f64 / secs
-        );
-    }
+    let renju = |i: usize| Gomoku::from_text(&move_list(&load()[i], "renju")).unwrap();
+    let vcf_only = ThreatLimits {
+        vct_depth: Some(0),
+        ..ThreatLimits::default()
+    };
+    timed("puzzle 8 renju, VCF", &renju(8), &vcf_only);
+    timed("puzzle 9 renju, VCF", &renju(9), &vcf_only);
+    let vct = ThreatLimits {
+        nodes: Some(2_000_000),
+        ..ThreatLimits::default()
+    };
+    timed("puzzle 8 renju, VCT", &renju(8), &vct);
     for text in Gomoku::BENCH {
         let pos = Gomoku::from_text(text).unwrap();
         let start = Instant::now();
@@ -307,4 +301,18 @@ fn timings() {
             start.elapsed().as_secs_f64() * 1e3
         );
     }
+}
+
+/// Runs and prints one threat search, with its speed.
+fn timed(label: &str, pos: &Gomoku, limits: &ThreatLimits<'_>) {
+    let start = Instant::now();
+    let r = solve_threats(pos, limits);
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "{label}: {:?}, {} nodes, {:.1} ms, {:.0} nodes/s",
+        r.win.map(|w| names(pos, &w.line)),
+        r.nodes,
+        secs * 1e3,
+        r.nodes as f64 / secs
+    );
 }

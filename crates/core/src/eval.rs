@@ -18,6 +18,14 @@ pub trait Evaluator<G: Game>: Clone + Send + Sync + 'static {
         moves.clear();
     }
 
+    /// Candidate moves: moves not worth searching here are removed from `moves` (the legal
+    /// moves, in the game's order), the others kept in their order. Must leave at least one
+    /// move when the list is non-empty, and depend only on the position: the transposition
+    /// table names a move by its index in the kept list. The engine search calls it at every
+    /// node, the root included (unless the root is restricted to chosen moves); the reference
+    /// algorithms never do, they stay full width. The default keeps every move.
+    fn prune_moves(&self, _pos: &G, _moves: &mut Vec<G::Move>) {}
+
     /// An ordering hint: moves with higher hints are tried first, after the hash move and before
     /// killers and history. The default gives no preference.
     fn move_hint(&self, _pos: &G, _mv: G::Move) -> i32 {

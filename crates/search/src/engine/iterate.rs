@@ -22,6 +22,10 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
             .max(1);
         let mut root_moves = Vec::new();
         self.pos.generate_moves(&mut root_moves);
+        // The root's candidates, as step 3j keeps them.
+        if self.restricted.is_empty() {
+            self.eval.prune_moves(&self.pos, &mut root_moves);
+        }
         root_moves.retain(|m| !self.restricted.contains(m));
         self.excluded.clone_from(&self.restricted);
         let mut best = Report {

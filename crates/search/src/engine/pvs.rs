@@ -213,10 +213,14 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
         }
         // 3j. Internal iterative reduction: a node the table names no move for is ordered
         // poorly, and its value is less worth the full depth. The moves are generated first:
-        // the table names a move by its index among them.
+        // the table names a move by its index among them. The evaluator then keeps its
+        // candidates (all of them by default), except at a root restricted to chosen moves.
         let mut moves = std::mem::take(&mut self.stack[ply].moves);
         let mut keys = std::mem::take(&mut self.stack[ply].keys);
         self.pos.generate_moves(&mut moves);
+        if ply > 0 || self.restricted.is_empty() {
+            self.eval.prune_moves(&self.pos, &mut moves);
+        }
         let tt_first = (tt_move as usize) < moves.len();
         let depth = if self.config.iir && !tt_first && depth >= tune::IIR_MIN_DEPTH {
             depth - 1

@@ -15,7 +15,7 @@ use duel_core::{
 use crate::vcf::{
     quick_vcf, solve_threats, ThreatKind, ThreatLimits, ThreatStop, SOLVE_DEFAULT_NODES, VCT_DEPTH,
 };
-use crate::{Gomoku, Textbook, Variant};
+use crate::{Gomoku, Patterns, Textbook, Variant};
 
 impl GameInfo for Gomoku {
     const TITLE: &'static str = "Gomoku";
@@ -28,7 +28,7 @@ impl GameInfo for Gomoku {
         22), joined by ':', e.g. gomoku:renju, gomoku:20, gomoku:standard:15x20; the default \
         is freestyle on 15x15";
     const PROTOCOLS: &'static [&'static str] = &["gomocup"];
-    const EVALUATORS: &'static [&'static str] = &["textbook"];
+    const EVALUATORS: &'static [&'static str] = &["patterns", "textbook"];
     const SIDE_NAMES: [&'static str; 2] = ["Black", "White"];
     /// Freestyle 15x15 from the empty board to a crowded middle game (the fourth is puzzle 0
     /// of `data/gomoku/vcf-puzzles.txt`), and a renju middle game.
@@ -39,11 +39,12 @@ impl GameInfo for Gomoku {
         "g7 g5 h8 h6 i7 i6 j8 j7 j10 j9 k8 k11 l10 l8",
         "renju h8 i9 j10 h9 h10 g10 i8 g11 j8",
     ];
-    /// Full width, some 200 moves a ply: depth 3 is about 50 000 nodes a position, 1.6 s
-    /// for the five with the textbook evaluator (measured 2026-11-28, release, two busy cores).
+    /// Full width (the textbook evaluator), some 200 moves a ply: depth 3 is about 50 000
+    /// nodes a position, 1.6 s for the five (measured 2026-11-28, release, two busy cores).
+    /// The default evaluator's candidate moves cut that to 7 238 nodes for the five.
     const BENCH_DEPTH: u32 = 3;
     const DEFAULT_DEPTH: u32 = 3;
-    /// Full width, a depth-3 judge of every random opening takes a second or two.
+    /// A depth-3 judge of every random opening takes a second or two.
     const OPENING_DEPTH: u32 = 3;
     /// Below an open three's weight (700 for the side waiting, 1500 for the side to move): an
     /// opening where neither side has a three yet, whatever its twos.
@@ -59,13 +60,16 @@ impl GameInfo for Gomoku {
         Gomoku::read(start.board_variant(), text)
     }
 
-    /// One evaluator, no file: there is nothing to choose.
+    /// The line patterns (the default) or the textbook counts; no file.
     fn make_evaluator<V: EvaluatorVisitor<Self>>(
-        _name: &str,
+        name: &str,
         _file: Option<&Path>,
         visitor: V,
     ) -> Result<V::Output, EvaluatorError> {
-        Ok(visitor.visit(Textbook))
+        match name {
+            "textbook" => Ok(visitor.visit(Textbook)),
+            _ => Ok(visitor.visit(Patterns)),
+        }
     }
 
     fn diagram(&self) -> String {

@@ -44,12 +44,15 @@
 //! of the published puzzles needs, and below that depth a point counts as allowed.
 //!
 //! - [`Gomoku`] implements [`Game`] and [`duel_core::GameInfo`];
-//! - [`Textbook`] is the founding texts' line-pattern evaluation, side-to-move aware.
+//! - [`Textbook`] is the founding texts' line-pattern evaluation, side-to-move aware;
+//! - [`Patterns`] is the strong evaluator (the default): per-cell line patterns from a table,
+//!   threats, and candidate moves.
 //! - [`vcf`] proves wins by threat-space search (VCF, then VCT): `duel solve gomoku`, and the
 //!   VCF probe `analyze` and `play` make before a search.
 
 mod eval;
 mod info;
+mod patterns;
 pub mod renju;
 mod variant;
 pub mod vcf;
@@ -59,6 +62,7 @@ use std::fmt;
 use duel_core::{Game, MoveError, Outcome, PositionError, Side, SplitMix64};
 
 pub use eval::{Shapes, Textbook};
+pub use patterns::{line_kind, Kind, Patterns, Threat};
 pub use renju::Forbidden;
 pub use variant::{Rule, Variant, VariantError, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
 pub use vcf::{solve_threats, ThreatKind, ThreatLimits, ThreatResult, ThreatStop, ThreatWin};

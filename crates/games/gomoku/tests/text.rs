@@ -206,7 +206,7 @@ fn the_diagram_shows_the_board() {
 fn game_info() {
     assert_eq!(Gomoku::NAME, "gomoku");
     assert_eq!(Gomoku::SIDE_NAMES, ["Black", "White"]);
-    assert_eq!(Gomoku::EVALUATORS, ["textbook"]);
+    assert_eq!(Gomoku::EVALUATORS, ["patterns", "textbook"]);
     assert_eq!(Gomoku::PROTOCOLS, ["gomocup"]);
     assert!(!Gomoku::VARIANTS.is_empty());
     for text in Gomoku::BENCH {

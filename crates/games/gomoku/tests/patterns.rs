@@ -1,0 +1,183 @@
+//! The strong evaluator: the line table on hand-made lines, threats, the side to move, the
+//! candidate moves, the noisy moves and the bounds.
+
+mod common;
+
+use common::{cell, setup};
+use duel_core::{Evaluator, Game, GameInfo, Score, Side, SplitMix64};
+use duel_gomoku::{line_kind, Gomoku, Kind, Patterns, Threat};
+
+#[test]
+fn lines_classified_by_hand() {
+    // Freestyle table (five or more wins).
+    assert_eq!(line_kind("XXXX*....", false), Kind::Five);
+    assert_eq!(
+        line_kind("XXXX*X...", false),
+        Kind::Five,
+        "an overline wins"
+    );
+    assert_eq!(line_kind("..XX*X...", false), Kind::Flex4, "open four");
+    assert_eq!(
+        line_kind(".OXX*X...", false),
+        Kind::Block4,
+        "four blocked at one end"
+    );
+    assert_eq!(
+        line_kind("..X.*XX..", false),
+        Kind::Block4,
+        "broken four X.XXX"
+    );
+    assert_eq!(
+        line_kind("X.XX*.X..", false),
+        Kind::Flex4,
+        "two fours in one line"
+    );
+    assert_eq!(line_kind("...X*X...", false), Kind::Flex3, "open three");
+    assert_eq!(
+        line_kind("..X.*X...", false),
+        Kind::Flex3,
+        "split three X.XX"
+    );
+    assert_eq!(line_kind("..OX*X...", false), Kind::Block3, "three blocked");
+    assert_eq!(
+        line_kind("..OX*XO..", false),
+        Kind::None,
+        "no room for five"
+    );
+    assert_eq!(
+        line_kind("...O*X..O", false),
+        Kind::None,
+        "room for four only"
+    );
+    assert_eq!(line_kind("....*X...", false), Kind::Flex2, "open two");
+    assert_eq!(line_kind("...O*X...", false), Kind::Block2, "two blocked");
+    // Exactly five (standard, renju's Black): an overline is not a five.
+    assert_eq!(line_kind("XXXX*....", true), Kind::Five);
+    assert_ne!(line_kind("XXXX*X...", true), Kind::Five, "overline");
+    assert_eq!(
+        line_kind(".XXX*.X..", true),
+        Kind::Block4,
+        "only the left end makes five"
+    );
+}
+
+#[test]
+fn renju_black_overline_is_not_a_five() {
+    // Black e8 f8 g8 i8 j8: h8 makes six.
+    let renju = setup("renju", "e8 f8 g8 i8 j8 a1", "a3 a5 a7 a9 a11");
+    let h8 = cell(&renju, "h8");
+    assert_ne!(Patterns::threat(&renju, h8, Side::First), Threat::Five);
+    let free = setup("", "e8 f8 g8 i8 j8 a1", "a3 a5 a7 a9 a11");
+    assert_eq!(Patterns::threat(&free, h8, Side::First), Threat::Five);
+    // White's overline wins under renju.
+    let white = setup("renju", "a3 a5 a7 a9 a11 o1", "e8 f8 g8 i8 j8");
+    assert_eq!(Patterns::threat(&white, h8, Side::Second), Threat::Five);
+}
+
+#[test]
+fn threats_combine_directions() {
+    // Black f8 g8 (row) and h6 h7 (column): h8 makes two open threes.
+    let pos = setup("", "f8 g8 h6 h7 a1", "o1 o3 o5 o7");
+    assert_eq!(
+        Patterns::threat(&pos, cell(&pos, "h8"), Side::First),
+        Threat::DoubleThree
+    );
+    assert_eq!(
+        Patterns::kind(&pos, cell(&pos, "h8"), Side::First, 0),
+        Kind::Flex3
+    );
+    // Add g8's row to a four: f8 g8 i8 with e8 blocked... e8 f8 g8 and h6 h7: h8 is four-three.
+    let pos = setup("", "e8 f8 g8 h6 h7", "d8 o1 o3 o5 o7");
+    assert_eq!(
+        Patterns::threat(&pos, cell(&pos, "h8"), Side::First),
+        Threat::FourThree
+    );
+}
+
+/// The founding text: a black four blocked at one end is won for Black to move and, for
+/// White to move, one cell to block.
+#[test]
+fn side_to_move_decides_what_a_four_is_worth() {
+    let black_to_move = setup("", "e8 f8 g8 h8 a1", "d8 o1 o3 o5 o7");
+    let white_to_move = setup("", "e8 f8 g8 h8 a1", "d8 o1 o3 o5");
+    assert!(Patterns.evaluate(&black_to_move) >= 15_000);
+    let v = Patterns.evaluate(&white_to_move);
+    assert!(v.abs() < 10_000, "{v}");
+    let mut moves = Vec::new();
+    white_to_move.generate_moves(&mut moves);
+    Patterns.prune_moves(&white_to_move, &mut moves);
+    assert_eq!(moves, vec![cell(&white_to_move, "i8")]);
+    black_to_move.generate_moves(&mut moves);
+    Patterns.prune_moves(&black_to_move, &mut moves);
+    assert_eq!(moves, vec![cell(&black_to_move, "i8")]);
+}
+
+#[test]
+fn open_four_of_the_waiting_side_is_lost() {
+    let pos = setup("", "e8 f8 g8 h8 a1", "o1 o3 o5 o7");
+    assert!(Patterns.evaluate(&pos) <= -10_000);
+}
+
+#[test]
+fn candidates_against_an_open_three() {
+    // Black f8 g8 h8 open; White to move, with nothing of its own.
+    let pos = setup("", "f8 g8 h8", "a15 o15");
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    Patterns.prune_moves(&pos, &mut moves);
+    let names: Vec<String> = moves.iter().map(|&c| pos.format_move(c)).collect();
+    for must in ["e8", "i8"] {
+        assert!(names.contains(&must.to_string()), "{names:?}");
+    }
+    assert!(names.len() <= 4, "{names:?}");
+    // And the side to move's own fours are candidates too.
+    let pos = setup("", "f8 g8 h8 c3", "b2 b3 b4 a15");
+    pos.generate_moves(&mut moves);
+    Patterns.prune_moves(&pos, &mut moves);
+    let names: Vec<String> = moves.iter().map(|&c| pos.format_move(c)).collect();
+    assert!(names.contains(&"b5".to_string()), "{names:?}");
+    assert!(names.contains(&"b1".to_string()), "{names:?}");
+}
+
+#[test]
+fn candidates_on_the_empty_board_and_never_none() {
+    let pos = Gomoku::start();
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    Patterns.prune_moves(&pos, &mut moves);
+    assert_eq!(moves, vec![cell(&pos, "h8")]);
+    let mut rng = SplitMix64::new(7);
+    for spec in ["", "renju", "standard", "caro:9"] {
+        for _ in 0..20 {
+            let mut pos = Gomoku::variant(spec).unwrap();
+            while pos.outcome().is_none() {
+                pos.generate_moves(&mut moves);
+                let all = moves.clone();
+                Patterns.prune_moves(&pos, &mut moves);
+                assert!(!moves.is_empty(), "{pos:?}");
+                assert!(moves.iter().all(|m| all.contains(m)));
+                let v = Patterns.evaluate(&pos);
+                assert!(v.abs() <= Score::MAX_HEURISTIC, "{v}");
+                let mut noisy = Vec::new();
+                Patterns.noisy_moves(&pos, &mut noisy);
+                assert!(noisy.iter().all(|m| all.contains(m)), "{pos:?}");
+                pos.play(all[rng.below(all.len())]);
+            }
+        }
+    }
+}
+
+#[test]
+fn noisy_moves_are_fives_then_blocks_then_fours() {
+    let pos = setup("", "e8 f8 g8 h8 a1", "d8 o1 o3 o5 o7");
+    let mut noisy = Vec::new();
+    Patterns.noisy_moves(&pos, &mut noisy);
+    assert_eq!(noisy, vec![cell(&pos, "i8")]);
+    let pos = setup("", "e8 f8 g8 h8 a1", "d8 o1 o3 o5");
+    Patterns.noisy_moves(&pos, &mut noisy);
+    assert_eq!(noisy, vec![cell(&pos, "i8")]);
+    // Black f8 g8 h8 (open three), Black to move: fours only (e8, i8 open fours; d8, j8 fours).
+    let pos = setup("", "f8 g8 h8 a1", "o1 o3 o5 o7");
+    Patterns.noisy_moves(&pos, &mut noisy);
+    assert_eq!(noisy.len(), 4, "{noisy:?}");
+}

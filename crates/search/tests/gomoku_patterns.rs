@@ -1,0 +1,38 @@
+//! The engine search with Gomoku's strong evaluator ("patterns", its candidate moves): depth
+//! 4 finds the move in simple positions.
+
+use duel_core::Game;
+use duel_gomoku::{Gomoku, Patterns};
+use duel_search::{Limits, SearchConfig, Searcher};
+
+/// The best move at depth 4 from the position of `moves` (Black first), in notation.
+fn best(moves: &str) -> String {
+    let pos = Gomoku::from_text(moves).unwrap();
+    let mut s = Searcher::new(Patterns, SearchConfig::default());
+    let r = s.search(&pos, &Limits::depth(4), |_| {});
+    pos.format_move(r.best.expect("a move"))
+}
+
+#[test]
+fn plays_the_centre_on_the_empty_board() {
+    assert_eq!(best(""), "h8");
+}
+
+#[test]
+fn makes_five() {
+    // Black e8 f8 g8 h8, d8 White: i8 wins.
+    assert_eq!(best("e8 d8 f8 a1 g8 a3 h8 a5"), "i8");
+}
+
+#[test]
+fn blocks_five() {
+    // White to move; Black's e8..h8 blocked at d8: i8.
+    assert_eq!(best("e8 d8 f8 a1 g8 a3 h8"), "i8");
+}
+
+#[test]
+fn makes_an_open_four_from_an_open_three() {
+    // Black f8 g8 h8 open, White scattered: e8 or i8 makes an open four.
+    let m = best("f8 a1 g8 a3 h8 a5");
+    assert!(m == "e8" || m == "i8", "{m}");
+}

@@ -36,3 +36,14 @@ fn makes_an_open_four_from_an_open_three() {
     let m = best("f8 a1 g8 a3 h8 a5");
     assert!(m == "e8" || m == "i8", "{m}");
 }
+
+#[test]
+fn a_restricted_root_keeps_its_moves() {
+    // The candidates of the empty board are the centre alone; a root restricted to a1 must
+    // still search a1 (and the reference algorithms never prune: they stay full width).
+    let pos = Gomoku::start();
+    let a1 = pos.parse_move("a1").unwrap();
+    let mut s = Searcher::new(Patterns, SearchConfig::default());
+    let r = s.search_among(&pos, &Limits::depth(2), &[a1], |_| {});
+    assert_eq!(r.best, Some(a1));
+}

@@ -187,13 +187,11 @@ fn main() -> ExitCode {
         Cli::parse()
     };
     if let Command::Gomocup { hash, eval } = cli.command {
-        let mut opts = duel_engine::gomocup::GomocupOptions {
+        let opts = duel_engine::gomocup::GomocupOptions {
             tt_mb: hash,
+            eval,
             ..Default::default()
         };
-        if let Some(e) = eval {
-            opts.eval = e;
-        }
         if let Err(e) = duel_engine::gomocup::run(std::io::stdin(), std::io::stdout(), opts) {
             eprintln!("error: {e}");
             return ExitCode::FAILURE;

@@ -42,8 +42,8 @@ pub struct GomocupOptions {
     pub name: String,
     /// The transposition table's size, unless `INFO max_memory` asks for less.
     pub tt_mb: usize,
-    /// The evaluator.
-    pub eval: String,
+    /// The evaluator; None: the game's default.
+    pub eval: Option<String>,
 }
 
 impl Default for GomocupOptions {
@@ -51,7 +51,7 @@ impl Default for GomocupOptions {
         GomocupOptions {
             name: "duel".into(),
             tt_mb: 64,
-            eval: "textbook".into(),
+            eval: None,
         }
     }
 }
@@ -138,7 +138,7 @@ fn point(cell: Cell) -> Point {
 
 impl Gomocup {
     fn new(opts: GomocupOptions, out: Out) -> Result<Self, EngineError> {
-        let mut session = open(Gomoku::NAME, Some(&opts.eval))?;
+        let mut session = open(Gomoku::NAME, opts.eval.as_deref())?;
         session.set_config(SearchConfig {
             tt_mb: opts.tt_mb,
             ..session.config().clone()
@@ -180,7 +180,7 @@ impl Gomocup {
                     self.reply(Reply::Message(
                         "the search thread failed; its tables were reset".into(),
                     ));
-                    match open(Gomoku::NAME, Some(&self.opts.eval)) {
+                    match open(Gomoku::NAME, self.opts.eval.as_deref()) {
                         Ok(fresh) => {
                             self.stop = fresh.stop_flag();
                             self.session = Some(fresh);

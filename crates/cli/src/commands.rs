@@ -596,7 +596,8 @@ fn footer(rows: &[CompareRow], out: &mut dyn Write) -> Result<()> {
         writeln!(
             out,
             "pvs, pvs-no-tt, mtdf: the engine search (iterative deepening, all iterations \
-             counted) with same-depth TT cut-offs only, no quiescence, no exact hook."
+             counted) with same-depth TT cut-offs only, no quiescence, no exact hook, every \
+             legal move."
         )?;
     }
     Ok(())

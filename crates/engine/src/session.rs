@@ -203,6 +203,7 @@ impl<G: GameInfo, E: Evaluator<G>> GameSession<G, E> {
             tt_same_depth_only: true,
             quiescence: false,
             exact_hook: false,
+            candidates: false,
             ..SearchConfig::default()
         };
         match algorithm {

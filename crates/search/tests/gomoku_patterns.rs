@@ -47,3 +47,30 @@ fn a_restricted_root_keeps_its_moves() {
     let r = s.search_among(&pos, &Limits::depth(2), &[a1], |_| {});
     assert_eq!(r.best, Some(a1));
 }
+
+/// With `candidates` off the engine search is full width again: at a fixed depth, with the
+/// exact settings `compare` uses, its value equals the textbook alpha-beta's over every move,
+/// on positions where the candidates leave many moves out.
+#[test]
+fn candidates_off_the_engine_equals_the_reference_search() {
+    use duel_search::{Reference, ReferenceOptions};
+    for moves in ["h8 i9 i8", "h8 i9 i8 g8 j7 k6 h10 h9", "a1 o15 b2"] {
+        let pos = Gomoku::from_text(moves).unwrap();
+        let reference =
+            Reference::AlphaBetaSoft.search(&pos, &Patterns, 2, ReferenceOptions::default());
+        let exact = SearchConfig {
+            tt_same_depth_only: true,
+            quiescence: false,
+            exact_hook: false,
+            ..SearchConfig::default()
+        };
+        let full = SearchConfig {
+            candidates: false,
+            ..exact.clone()
+        };
+        let r = Searcher::new(Patterns, full).search(&pos, &Limits::depth(2), |_| {});
+        assert_eq!(r.value, reference.value, "'{moves}'");
+        let pruned = Searcher::new(Patterns, exact).search(&pos, &Limits::depth(2), |_| {});
+        assert!(pruned.stats.nodes < r.stats.nodes, "'{moves}'");
+    }
+}

@@ -25,6 +25,7 @@ const SWITCHES: &[(&str, Set<bool>)] = &[
     ("nullmove", |c, on| c.null_move = on),
     ("lmr", |c, on| c.lmr = on),
     ("exact", |c, on| c.exact_hook = on),
+    ("candidates", |c, on| c.candidates = on),
     ("iterative", |c, on| c.iterative = on),
     ("iir", |c, on| c.iir = on),
     ("lmp", |c, on| c.late_move_pruning = on),

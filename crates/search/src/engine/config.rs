@@ -64,6 +64,10 @@ pub struct SearchConfig {
     pub lmr: bool,
     /// Ask the evaluator's exact hook (endgame solver) at each node.
     pub exact_hook: bool,
+    /// Search only the evaluator's candidate moves (`Evaluator::prune_moves`: Gomoku's cells
+    /// near the stones, the blocks of a threat); off, every legal move, as the textbook
+    /// algorithms search.
+    pub candidates: bool,
     /// Take TT cut-offs only from entries searched to exactly the remaining depth, so values
     /// equal a plain fixed-depth search (deeper entries would make them better, not equal).
     pub tt_same_depth_only: bool,
@@ -130,6 +134,7 @@ impl Default for SearchConfig {
             null_move: false,
             lmr: false,
             exact_hook: true,
+            candidates: true,
             tt_same_depth_only: false,
             iterative: true,
             multipv: 1,

@@ -23,7 +23,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
         let mut root_moves = Vec::new();
         self.pos.generate_moves(&mut root_moves);
         // The root's candidates, as step 3j keeps them.
-        if self.restricted.is_empty() {
+        if self.config.candidates && self.restricted.is_empty() {
             self.eval.prune_moves(&self.pos, &mut root_moves);
         }
         root_moves.retain(|m| !self.restricted.contains(m));

@@ -218,7 +218,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
         let mut moves = std::mem::take(&mut self.stack[ply].moves);
         let mut keys = std::mem::take(&mut self.stack[ply].keys);
         self.pos.generate_moves(&mut moves);
-        if ply > 0 || self.restricted.is_empty() {
+        if self.config.candidates && (ply > 0 || self.restricted.is_empty()) {
             self.eval.prune_moves(&self.pos, &mut moves);
         }
         let tt_first = (tt_move as usize) < moves.len();

@@ -1,11 +1,15 @@
-//! Openings read from a file, as tournament managers take them from an opening book: EPD or
-//! FEN lines (one start position each, as in the UHO and Noomen suites), or PGN games (each
-//! game's moves from the standard start or from its `FEN` tag, as in `8moves_v3.pgn`).
+//! Openings read from a file, as tournament managers take them from an opening book. Chess:
+//! EPD or FEN lines (one start position each, as in the UHO and Noomen suites), or PGN games
+//! (each game's moves from the standard start or from its `FEN` tag, as in `8moves_v3.pgn`).
+//! Every other game: one position a line in the game's own text form, read in the match's
+//! variant; for Gomoku also Piskvork's opening lists (`x,y` offsets from the board's centre,
+//! Black first), as its `openings.txt` holds them.
 
 use std::any::{Any, TypeId};
 
 use duel_chess::Chess;
 use duel_core::{Game, GameInfo};
+use duel_gomoku::Gomoku;
 
 use crate::Opening;
 
@@ -33,24 +37,103 @@ pub enum BookError {
     /// Nothing in the file.
     #[error("the opening file holds no position or game")]
     Empty,
-    /// Books are read for chess only.
-    #[error("opening books are chess books (FEN, EPD, PGN): {game} has none")]
+    /// A chess book (FEN, EPD, PGN) was read for another game.
+    #[error("{game} reads no chess book")]
     NotChess {
         /// The game asked for.
         game: &'static str,
     },
 }
 
-/// [`read_openings`] for a match of `G`, which must be chess: books are chess books.
-pub fn read_book<G: GameInfo>(text: &str, chess960: bool) -> Result<Vec<Opening<G>>, BookError> {
-    if TypeId::of::<G>() != TypeId::of::<Chess>() {
-        return Err(BookError::NotChess { game: G::NAME });
+/// The openings of `text` for a match of `G` from `start` (its variant's start position):
+/// [`read_openings`] for chess, else one position a line in the game's text form (blank
+/// lines and lines starting with `#` skipped), or for Gomoku a Piskvork opening list, whose
+/// lines falling off the board are skipped (a 15x15 board cannot hold every 20x20 opening).
+pub fn read_book<G: GameInfo>(
+    text: &str,
+    chess960: bool,
+    start: &G,
+) -> Result<Vec<Opening<G>>, BookError> {
+    if TypeId::of::<G>() == TypeId::of::<Chess>() {
+        let boxed: Box<dyn Any> = Box::new(read_openings(text, chess960)?);
+        return boxed
+            .downcast::<Vec<Opening<G>>>()
+            .map(|b| *b)
+            .map_err(|_| BookError::NotChess { game: G::NAME });
     }
-    let boxed: Box<dyn Any> = Box::new(read_openings(text, chess960)?);
-    boxed
-        .downcast::<Vec<Opening<G>>>()
-        .map(|b| *b)
-        .map_err(|_| BookError::NotChess { game: G::NAME })
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = |reason: String| BookError::Line {
+            line: i + 1,
+            reason,
+        };
+        if let Some(offsets) = piskvork_offsets(line) {
+            let offsets = offsets.map_err(bad)?;
+            if let Some(moves) = centred::<G>(start, &offsets) {
+                out.push(Opening {
+                    start: start.clone(),
+                    moves,
+                });
+            }
+            continue;
+        }
+        let pos = G::from_text_in(start, line).map_err(|e| bad(e.reason))?;
+        out.push(Opening::at(pos));
+    }
+    if out.is_empty() {
+        return Err(BookError::Empty);
+    }
+    Ok(out)
+}
+
+/// A Piskvork opening line (`0,0, 1,0, 1,3`: offsets from the centre, comma-separated), or
+/// None when the line is not one; an error when it looks like one but a number is not.
+fn piskvork_offsets(line: &str) -> Option<Result<Vec<(i32, i32)>, String>> {
+    let numbers: Vec<&str> = line.split(',').map(str::trim).collect();
+    let looks = numbers.len() >= 2
+        && numbers.len().is_multiple_of(2)
+        && numbers.iter().all(|n| {
+            !n.is_empty()
+                && n.trim_start_matches('-')
+                    .bytes()
+                    .all(|b| b.is_ascii_digit())
+        });
+    if !looks {
+        return None;
+    }
+    Some(
+        numbers
+            .chunks(2)
+            .map(|p| match (p[0].parse(), p[1].parse()) {
+                (Ok(x), Ok(y)) => Ok((x, y)),
+                _ => Err(format!("'{}, {}' is not an offset x,y", p[0], p[1])),
+            })
+            .collect(),
+    )
+}
+
+/// The moves, as `x,y`, of `offsets` from the centre of `start`'s board, Black first; None
+/// where `start` is not a Gomoku board, a stone falls off it, or a point repeats.
+fn centred<G: GameInfo>(start: &G, offsets: &[(i32, i32)]) -> Option<Vec<String>> {
+    let board = Gomoku::from_text(&start.to_text()).ok()?;
+    let (w, h) = (i32::from(board.width()), i32::from(board.height()));
+    let mut pos = start.clone();
+    let mut moves = Vec::new();
+    for &(dx, dy) in offsets {
+        let (x, y) = (w / 2 + dx, h / 2 + dy);
+        if !(0..w).contains(&x) || !(0..h).contains(&y) {
+            return None;
+        }
+        let text = format!("{x},{y}");
+        let mv = pos.parse_move(&text).ok()?;
+        pos.play(mv);
+        moves.push(text);
+    }
+    Some(moves)
 }
 
 /// The openings of an opening file's `text`: PGN if it has a tag pair or a numbered move,
@@ -309,5 +392,34 @@ Nc6 3. Bc4 Bc5 *
             let e = read_openings(text, false).unwrap_err().to_string();
             assert!(e.contains(want), "{text:?}: {e}");
         }
+    }
+
+    /// Piskvork's list, centred: 40 of its 41 lines fit 15x15 (one reaches 8 from the
+    /// centre), all 41 fit 20x20; other games read their own position texts.
+    #[test]
+    fn gomoku_reads_piskvork_lists_and_other_games_their_texts() {
+        let list = include_str!("../../../data/gomoku/openings-piskvork.txt");
+        let on = |spec: &str| {
+            let start = <Gomoku as GameInfo>::variant(spec).unwrap();
+            read_book(list, false, &start).unwrap()
+        };
+        let fifteen = on("");
+        assert_eq!(fifteen.len(), 40);
+        assert_eq!(fifteen[0].moves, ["7,7", "8,7", "8,10"]);
+        assert_eq!(on("20").len(), 41);
+        assert_eq!(on("20")[0].moves, ["10,10", "11,10", "11,13"]);
+        let start = Gomoku::start();
+        let texts = read_book("# two\nh8 i9\n\nh8 h9 h10\n", false, &start).unwrap();
+        assert_eq!(texts[1].position().unwrap().to_text(), "h8 h9 h10");
+        let err = read_book("h8 h8\n", false, &start).unwrap_err();
+        assert!(err.to_string().starts_with("line 1:"), "{err}");
+        let err = read_book("0,0, 1,x\n", false, &start).unwrap_err();
+        assert!(err.to_string().starts_with("line 1:"), "{err}");
+        let t = duel_tictactoe::TicTacToe::start();
+        assert_eq!(read_book("519\n", false, &t).unwrap().len(), 1);
+        assert!(matches!(
+            read_book("# only\n", false, &t),
+            Err(BookError::Empty)
+        ));
     }
 }

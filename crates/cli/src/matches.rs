@@ -60,9 +60,11 @@ pub struct MatchArgs {
     /// cutechess-cli's model: BayesElo, the draw margin estimated from the games.
     #[arg(long, value_name = "ELO0,ELO1", value_parser = Sprt::parse)]
     pub sprt: Option<Sprt>,
-    /// Openings from a chess book instead of random ones: EPD or FEN lines, or PGN games
-    /// (from the standard start or their FEN tag), taken in an order drawn by --seed, each
-    /// played twice with colours swapped. Used as they are: no balance check.
+    /// Openings from a file instead of random ones: for chess EPD or FEN lines, or PGN games
+    /// (from the standard start or their FEN tag); for other games a position a line in the
+    /// game's notation, or for Gomoku Piskvork's opening list (data/gomoku/
+    /// openings-piskvork.txt). Taken in an order drawn by --seed, each played twice with
+    /// colours swapped. Used as they are: no balance check.
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
     /// Time control: base seconds, plus increment seconds per move (`10+0.1`).
@@ -301,7 +303,7 @@ fn play<G: GameInfo>(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read {}", path.display()))?;
-            let mut all = duel_arena::book::read_book::<G>(&text, a.chess960)
+            let mut all = duel_arena::book::read_book::<G>(&text, a.chess960, &start)
                 .with_context(|| path.display().to_string())?;
             shuffle(&mut all, a.seed);
             all.truncate(count);

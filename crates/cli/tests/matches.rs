@@ -566,6 +566,29 @@ fn gomoku_against_a_gomocup_brain() {
     assert!(!out.contains("illegal") && !out.contains("time"), "{out}");
     let text = std::fs::read_to_string(&record).unwrap();
     assert_eq!(text.matches("renju:20 ").count(), 2, "{text}");
+    // Piskvork's opening list, centred on the board; a line falling off it is skipped.
+    let book = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../data/gomoku/openings-piskvork.txt"
+    );
+    let (out, err, ok) = duel(&[
+        "match",
+        "--game",
+        "gomoku",
+        "--first",
+        "duel:eval=textbook,nodes=300",
+        "--second",
+        "duel:nodes=300",
+        "--openings",
+        book,
+        "--games",
+        "4",
+    ]);
+    assert!(ok, "{out}\n{err}");
+    assert!(
+        out.contains("openings from") && out.contains("game 4:"),
+        "{out}"
+    );
     let (_, err, ok) = duel(&[
         "match", "--game", "gomoku", "--second", &me, "--nodes", "100", "--games", "2",
     ]);

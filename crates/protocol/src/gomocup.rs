@@ -317,34 +317,70 @@ fn shorten(text: &str) -> String {
     }
 }
 
+/// Why an argument or a block's line is not what the protocol asks, before it is named in a
+/// [`ParseError`]. The texts are shortened (see `shorten`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum Why {
+    #[error("a number is missing")]
+    Missing,
+    #[error("'{0}' is too large")]
+    TooLarge(String),
+    #[error("'{0}' is too small")]
+    TooSmall(String),
+    #[error("'{0}' is negative")]
+    Negative(String),
+    #[error("'{0}' is not a number")]
+    NotANumber(String),
+    #[error("{expected} numbers expected, found {found}")]
+    Count { expected: usize, found: usize },
+    #[error("'{text}' is not a point x,y ({why})")]
+    NotAPoint { text: String, why: Box<Why> },
+    #[error("not a stone x,y,field ({0})")]
+    NotAStone(Box<Why>),
+    #[error("field {0} is not 1 (own), 2 (opponent) or 3 (marked)")]
+    Field(u32),
+    #[error("{0} bytes long, more than the {MAX_LINE} read")]
+    TooLong(usize),
+    #[error("more than {MAX_BLOCK_LINES} lines in one block")]
+    TooManyLines,
+    #[error("expected {expected} or DONE, found the command {command}")]
+    Command {
+        expected: &'static str,
+        command: &'static str,
+    },
+}
+
 /// A whole number of type `T` (a `u32`, `u64` or `i64`), or why `text` is not one.
-fn number<T: std::str::FromStr<Err = std::num::ParseIntError>>(text: &str) -> Result<T, String> {
+fn number<T: std::str::FromStr<Err = std::num::ParseIntError>>(text: &str) -> Result<T, Why> {
     use std::num::IntErrorKind;
     if text.is_empty() {
-        return Err("a number is missing".into());
+        return Err(Why::Missing);
     }
     text.parse().map_err(|e: std::num::ParseIntError| {
         let shown = shorten(text);
         match e.kind() {
-            IntErrorKind::PosOverflow => format!("'{shown}' is too large"),
-            IntErrorKind::NegOverflow => format!("'{shown}' is too small"),
+            IntErrorKind::PosOverflow => Why::TooLarge(shown),
+            IntErrorKind::NegOverflow => Why::TooSmall(shown),
             _ if text.len() > 1
                 && text.starts_with('-')
                 && text[1..].bytes().all(|b| b.is_ascii_digit()) =>
             {
-                format!("'{shown}' is negative")
+                Why::Negative(shown)
             }
-            _ => format!("'{shown}' is not a number"),
+            _ => Why::NotANumber(shown),
         }
     })
 }
 
 /// The `N` comma-separated whole numbers of `text` (white space around them allowed), or why
 /// they are not.
-fn numbers<const N: usize>(text: &str) -> Result<[u32; N], String> {
+fn numbers<const N: usize>(text: &str) -> Result<[u32; N], Why> {
     let parts: Vec<&str> = text.split(',').map(str::trim).collect();
     if parts.len() != N {
-        return Err(format!("{N} numbers expected, found {}", parts.len()));
+        return Err(Why::Count {
+            expected: N,
+            found: parts.len(),
+        });
     }
     let mut out = [0; N];
     for (slot, part) in out.iter_mut().zip(parts) {
@@ -354,10 +390,13 @@ fn numbers<const N: usize>(text: &str) -> Result<[u32; N], String> {
 }
 
 /// The point `x,y` of `text`, or why it is not one.
-fn point(text: &str) -> Result<Point, String> {
+fn point(text: &str) -> Result<Point, Why> {
     match numbers::<2>(text) {
         Ok([x, y]) => Ok(Point { x, y }),
-        Err(why) => Err(format!("'{}' is not a point x,y ({why})", shorten(text))),
+        Err(why) => Err(Why::NotAPoint {
+            text: shorten(text),
+            why: Box::new(why),
+        }),
     }
 }
 
@@ -366,7 +405,7 @@ fn point_argument(command: &str, rest: &str) -> Result<Point, ParseError> {
     if rest.is_empty() {
         return Err(bad(command, format!("{command} needs a point x,y")));
     }
-    point(rest).map_err(|why| bad(command, why))
+    point(rest).map_err(|why| bad(command, why.to_string()))
 }
 
 /// What one line from the manager is, blocks apart.
@@ -402,7 +441,7 @@ fn parse_line(line: &str) -> Result<Line, ParseError> {
                     format!("START takes one size, found '{}'", shorten(rest)),
                 ));
             }
-            let size = number(rest).map_err(|why| bad(name, why))?;
+            let size = number(rest).map_err(|why| bad(name, why.to_string()))?;
             if size == 0 {
                 return Err(bad(name, "size 0 is too small"));
             }
@@ -457,7 +496,7 @@ fn parse_info(rest: &str) -> Result<Info, ParseError> {
         return Err(bad("INFO", "INFO needs a key and a value"));
     }
     let key = key.to_ascii_lowercase();
-    let fail = |why: String| bad("INFO", format!("{key}: {why}"));
+    let fail = |why: Why| bad("INFO", format!("{key}: {why}"));
     Ok(match key.as_str() {
         "timeout_turn" => Info::TimeoutTurn(number(value).map_err(fail)?),
         "timeout_match" => Info::TimeoutMatch(number(value).map_err(fail)?),
@@ -465,9 +504,13 @@ fn parse_info(rest: &str) -> Result<Info, ParseError> {
         "max_memory" => Info::MaxMemory(number(value).map_err(fail)?),
         "game_type" => Info::GameType(number(value).map_err(fail)?),
         "rule" => Info::Rule(number(value).map_err(fail)?),
-        "evaluate" if value.is_empty() => return Err(fail("a point x,y is missing".into())),
+        "evaluate" if value.is_empty() => {
+            return Err(bad("INFO", format!("{key}: a point x,y is missing")))
+        }
         "evaluate" => Info::Evaluate(point(value).map_err(fail)?),
-        "folder" if value.is_empty() => return Err(fail("the folder is missing".into())),
+        "folder" if value.is_empty() => {
+            return Err(bad("INFO", format!("{key}: the folder is missing")))
+        }
         "folder" => Info::Folder(value.to_string()),
         _ => Info::Other {
             key,
@@ -509,7 +552,7 @@ struct Block {
     /// Data lines read so far, empty lines not counted.
     lines: usize,
     /// The first bad line: its number, its text (shortened) and what is wrong with it.
-    first_error: Option<(usize, String, String)>,
+    first_error: Option<(usize, String, Why)>,
     /// Bad lines after the first.
     more_errors: usize,
 }
@@ -542,15 +585,12 @@ impl Block {
         }
     }
 
-    fn read(&mut self, line: &str) -> Result<(), String> {
+    fn read(&mut self, line: &str) -> Result<(), Why> {
         if line.len() > MAX_LINE {
-            return Err(format!(
-                "{} bytes long, more than the {MAX_LINE} read",
-                line.len()
-            ));
+            return Err(Why::TooLong(line.len()));
         }
         if self.lines > MAX_BLOCK_LINES {
-            return Err(format!("more than {MAX_BLOCK_LINES} lines in one block"));
+            return Err(Why::TooManyLines);
         }
         let (word, _) = crate::first_word(line);
         let expected = match self.kind {
@@ -558,17 +598,12 @@ impl Block {
             BlockKind::Swap2(_) => "x,y",
         };
         if let Some(command) = command_word(word) {
-            return Err(format!(
-                "expected {expected} or DONE, found the command {command}"
-            ));
+            return Err(Why::Command { expected, command });
         }
         match &mut self.kind {
             BlockKind::Board(stones) => {
-                let [x, y, n] =
-                    numbers::<3>(line).map_err(|why| format!("not a stone x,y,field ({why})"))?;
-                let field = Field::from_number(n).ok_or_else(|| {
-                    format!("field {n} is not 1 (own), 2 (opponent) or 3 (marked)")
-                })?;
+                let [x, y, n] = numbers::<3>(line).map_err(|why| Why::NotAStone(Box::new(why)))?;
+                let field = Field::from_number(n).ok_or(Why::Field(n))?;
                 stones.push((Point { x, y }, field));
             }
             BlockKind::Swap2(points) => points.push(point(line)?),
@@ -838,7 +873,7 @@ impl Reply {
                     .split_whitespace()
                     .map(point)
                     .collect::<Result<Vec<_>, _>>()
-                    .map_err(|why| bad("move", why))?;
+                    .map_err(|why| bad("move", why.to_string()))?;
                 Ok(match points.as_slice() {
                     [p] => Reply::Move(*p),
                     _ => Reply::Moves(points),

@@ -27,7 +27,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use duel_core::{Game, Score};
+use duel_core::{Game, MoveError, Score};
 use duel_gomoku::{Cell, Gomoku, Rule, Variant};
 use duel_protocol::gomocup::{read_line, Command, Field, Info, Point, Reader, Reply};
 
@@ -131,6 +131,20 @@ struct Gomocup {
     stop: Arc<AtomicBool>,
 }
 
+/// Why a command cannot be carried out, for its `ERROR` line.
+#[derive(Debug, thiserror::Error)]
+enum Refused {
+    /// No `START` or `RECTSTART` yet.
+    #[error("no board yet: START or RECTSTART first")]
+    NoBoard,
+    /// A point off the board.
+    #[error("{point} is off the {width}x{height} board")]
+    Off { point: Point, width: u8, height: u8 },
+    /// A point the rules refuse (taken, forbidden, the game over).
+    #[error(transparent)]
+    Move(#[from] MoveError),
+}
+
 /// A point as the protocol writes it.
 fn point(cell: Cell) -> Point {
     Point::new(u32::from(cell.x()), u32::from(cell.y()))
@@ -199,26 +213,28 @@ impl Gomocup {
         self.started = true;
     }
 
-    /// The cell at `p` on the board, free to play: its reason otherwise.
-    fn free_cell(&self, p: Point) -> Result<Cell, String> {
-        let (w, h) = (self.pos.width(), self.pos.height());
+    /// The cell at `p` on the board, free to play: why not otherwise.
+    fn free_cell(&self, p: Point) -> Result<Cell, Refused> {
+        let (width, height) = (self.pos.width(), self.pos.height());
         let cell = u8::try_from(p.x)
             .ok()
             .zip(u8::try_from(p.y).ok())
-            .filter(|&(x, y)| x < w && y < h)
+            .filter(|&(x, y)| x < width && y < height)
             .map(|(x, y)| Cell::new(x, y))
-            .ok_or_else(|| format!("{p} is off the {w}x{h} board"))?;
-        self.pos
-            .parse_move(&format!("{},{}", p.x, p.y))
-            .map_err(|e| e.to_string())?;
+            .ok_or(Refused::Off {
+                point: p,
+                width,
+                height,
+            })?;
+        self.pos.parse_move(&format!("{},{}", p.x, p.y))?;
         Ok(cell)
     }
 
-    fn need_start(&self) -> Result<(), String> {
+    fn need_start(&self) -> Result<(), Refused> {
         if self.started {
             Ok(())
         } else {
-            Err("no board yet: START or RECTSTART first".into())
+            Err(Refused::NoBoard)
         }
     }
 
@@ -243,7 +259,7 @@ impl Gomocup {
                     self.new_board();
                     Some(Reply::Ok)
                 }
-                Err(e) => Some(Reply::Error(e)),
+                Err(e) => Some(Reply::Error(e.to_string())),
             },
             Command::Info(info) => {
                 self.info(info);
@@ -323,7 +339,7 @@ impl Gomocup {
 
     fn begin(&mut self) -> Answer {
         if let Err(e) = self.need_start() {
-            return Some(Reply::Error(e));
+            return Some(Reply::Error(e.to_string()));
         }
         if !self.pos.moves_played().is_empty() {
             return Some(Reply::Error(
@@ -335,7 +351,7 @@ impl Gomocup {
 
     fn turn(&mut self, p: Point) -> Answer {
         if let Err(e) = self.need_start() {
-            return Some(Reply::Error(e));
+            return Some(Reply::Error(e.to_string()));
         }
         match self.free_cell(p) {
             Ok(cell) => {
@@ -348,7 +364,7 @@ impl Gomocup {
 
     fn play(&mut self, p: Point) -> Answer {
         if let Err(e) = self.need_start() {
-            return Some(Reply::Error(e));
+            return Some(Reply::Error(e.to_string()));
         }
         match self.free_cell(p) {
             Ok(cell) => {
@@ -377,7 +393,7 @@ impl Gomocup {
     /// played alternately in the order given (renju managers send them in the order played).
     fn board(&mut self, stones: &[(Point, Field)]) -> Answer {
         if let Err(e) = self.need_start() {
-            return Some(Reply::Error(e));
+            return Some(Reply::Error(e.to_string()));
         }
         let own: Vec<Point> = own_stones(stones, Field::Own);
         let theirs: Vec<Point> = own_stones(stones, Field::Opponent);
@@ -430,7 +446,7 @@ impl Gomocup {
     /// White and play where White stands at least level, else take Black (`SWAP`).
     fn swap2(&mut self, stones: &[Point]) -> Answer {
         if let Err(e) = self.need_start() {
-            return Some(Reply::Error(e));
+            return Some(Reply::Error(e.to_string()));
         }
         let mut pos = Gomoku::empty(self.next);
         for (i, &p) in stones.iter().enumerate() {

@@ -39,10 +39,10 @@ impl GameInfo for Gomoku {
         "g7 g5 h8 h6 i7 i6 j8 j7 j10 j9 k8 k11 l10 l8",
         "renju h8 i9 j10 h9 h10 g10 i8 g11 j8",
     ];
-    /// Full width (the textbook evaluator), some 200 moves a ply: depth 3 is about 50 000
-    /// nodes a position, 1.6 s for the five (measured 2026-11-28, release, two busy cores).
-    /// The default evaluator's candidate moves cut that to 7 238 nodes for the five.
-    const BENCH_DEPTH: u32 = 3;
+    /// With the default evaluator's candidate moves, depth 5 is 130 141 nodes and about 1.1 s
+    /// for the five (2026-11-29, release, one core); depth 3 was only 7 238 nodes, too few to
+    /// show a change of the search, and depth 6 takes 5 s.
+    const BENCH_DEPTH: u32 = 5;
     /// With the candidate moves of `patterns`, depth 6 is about half a second in a middle
     /// game (37,618 nodes, 455 ms, `duel analyze gomoku -p "h8 i9 i8 g8 j7 k6 h10 h9"`).
     const DEFAULT_DEPTH: u32 = 6;

@@ -107,6 +107,10 @@ impl TimeLimits {
     }
 }
 
+/// Why a search cannot start when the session is gone (a failed search thread's session that
+/// could not be opened again).
+const NO_SESSION: &str = "the engine's search could not be restarted after a failure";
+
 /// The reply to a command, or to nothing.
 type Answer = Option<Reply>;
 
@@ -457,7 +461,10 @@ impl Gomocup {
             }
         }
         self.pos = pos;
-        let session = self.session.as_mut().expect("no worker runs");
+        // None only when a failed search thread's session could not be opened again.
+        let Some(session) = self.session.as_mut() else {
+            return Some(Reply::Error(NO_SESSION.into()));
+        };
         if stones.is_empty() {
             let opening = balanced_opening(session.as_mut(), self.next);
             return Some(Reply::Moves(opening.into_iter().map(point).collect()));
@@ -484,7 +491,9 @@ impl Gomocup {
             let why = self.pos.ended_by().unwrap_or("the game is over");
             return Some(Reply::Error(format!("the game is over ({why})")));
         }
-        let mut session = self.session.take().expect("no worker runs");
+        let Some(mut session) = self.session.take() else {
+            return Some(Reply::Error(NO_SESSION.into()));
+        };
         let moves: Vec<String> = self
             .pos
             .moves_played()

@@ -1,5 +1,5 @@
 //! Search speed on small, fully solvable trees, where per-node overhead is everything:
-//! `cargo bench -p duel-search --bench search`.
+//! `cargo bench -p duel-search --features bench --bench search`.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use duel_connect4::{Connect4, Threats};

@@ -2,8 +2,6 @@
 //! (a list written by hand goes stale the day a game is added), and what the help and
 //! `duel games` show comes from the registry.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
 /// The front ends' sources: the command line and the engine facade with its protocol loops,
@@ -72,7 +70,7 @@ fn the_check_sees_a_list() {
 
 /// `duel ARGS`' output, which must succeed.
 fn duel(args: &[&str]) -> String {
-    let (out, err, ok) = common::duel(args);
+    let (out, err, ok) = crate::common::duel(args);
     assert!(ok, "{args:?}: {err}");
     out
 }
@@ -97,12 +95,12 @@ fn help_and_games_show_every_registered_game() {
 
 #[test]
 fn a_variant_the_game_does_not_have_is_refused_by_name() {
-    let (_, err, ok) = common::duel(&["analyze", "chess:960", "--depth", "1"]);
+    let (_, err, ok) = crate::common::duel(&["analyze", "chess:960", "--depth", "1"]);
     assert!(!ok);
     assert!(
         err.contains("'chess:960': no such variant of chess"),
         "{err}"
     );
-    let (_, err, ok) = common::duel(&["analyze", "tictactoe:", "--depth", "1"]);
+    let (_, err, ok) = crate::common::duel(&["analyze", "tictactoe:", "--depth", "1"]);
     assert!(!ok && err.contains("no such variant"), "{err}");
 }

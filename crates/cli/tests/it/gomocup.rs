@@ -2,13 +2,11 @@
 //! sessions, every kind of malformed line (each answered `ERROR`, `UNKNOWN` or, for `INFO`,
 //! `MESSAGE`, and the brain goes on), time limits kept, and `END` obeyed during a search.
 
-mod transcript;
-
 use std::time::{Duration, Instant};
 
+use crate::transcript::{Engine, AT_ONCE};
 use duel_core::Game;
 use duel_gomoku::Gomoku;
-use transcript::{Engine, AT_ONCE};
 
 /// A brain with quick moves.
 fn brain() -> Engine {

@@ -1,9 +1,7 @@
 //! `duel match`: a short match against itself (the UCI side of the arena), against an xboard
 //! engine when one is installed, and the refusals of bad flags.
 
-mod common;
-
-use common::duel;
+use crate::common::duel;
 
 /// Runs a two-game match against `second` (with `extra` flags); checks the report and the PGN
 /// file.
@@ -64,12 +62,22 @@ fn two_games(second: &str, protocol: &str, extra: &[&str]) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A book of one won endgame (queen and rook against the king): games on the clock end in a
+/// few moves, where a random opening would play a middlegame of a hundred plies for seconds.
+/// One file per test (`name`): the tests of this file run side by side.
+fn endgame_book(name: &str) -> String {
+    let book = scratch(name).join("kqr-k.epd");
+    std::fs::write(&book, "8/8/3k4/8/8/8/8/R3K2Q w - -\n").unwrap();
+    book.to_str().unwrap().to_string()
+}
+
 #[test]
 fn a_short_match_against_itself() {
     let me = format!("{} uci", env!("CARGO_BIN_EXE_duel"));
-    two_games(&me, "uci", &[]);
+    two_games(&me, "uci", &["--openings", &endgame_book("itself")]);
     // By nodes per move: no clock, so the same games every time.
     two_games(&me, "uci", &["--nodes", "3000"]);
+    let _ = std::fs::remove_dir_all(scratch("itself"));
 }
 
 /// Chess960: both games from the same Chess960 start (named in the PGN), every move of them
@@ -147,8 +155,11 @@ fn time_odds_give_each_engine_its_own_clock() {
     std::fs::write(&wrap, script).unwrap();
     std::fs::set_permissions(&wrap, std::fs::Permissions::from_mode(0o755)).unwrap();
     let me = format!("{} uci", env!("CARGO_BIN_EXE_duel"));
+    let book = endgame_book("odds-book");
     let (out, err, ok) = duel(&[
         "match",
+        "--openings",
+        &book,
         "--first",
         wrap.to_str().unwrap(),
         "--second",
@@ -166,7 +177,7 @@ fn time_odds_give_each_engine_its_own_clock() {
     assert!(out.contains("4+0.2 against 2+0.05"), "{out}");
     let text = std::fs::read_to_string(&log).unwrap();
     let goes: Vec<&str> = text.lines().filter(|l| l.starts_with("go ")).collect();
-    // Game 1, white after the 8-ply opening: both clocks untouched.
+    // Game 1, white from the book's position: both clocks untouched.
     assert_eq!(
         goes[0], "go wtime 4000 btime 2000 winc 200 binc 50",
         "{text}"
@@ -190,6 +201,7 @@ fn time_odds_give_each_engine_its_own_clock() {
     }
     assert!(!games.contains("[TimeControl "), "{games}");
     let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(scratch("odds-book"));
 }
 
 /// `duel match` against this duel with `args` after `--second`.

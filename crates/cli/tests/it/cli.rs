@@ -1,8 +1,6 @@
 //! The real `duel` binary, run as a user would: every subcommand on both games, games played
 //! through stdin, and every kind of bad input.
 
-mod common;
-
 /// What a run printed, and whether it succeeded.
 struct Run {
     ok: bool,
@@ -42,7 +40,7 @@ impl Run {
 }
 
 fn duel_with_input(args: &[&str], input: &str) -> Run {
-    let out = common::duel_with_input(args, input);
+    let out = crate::common::duel_with_input(args, input);
     Run {
         ok: out.status.success(),
         code: out.status.code(),
@@ -629,7 +627,7 @@ fn bad_input_exits_non_zero_naming_the_problem() {
 /// data/othello/perft.txt, Bik's convention (a game over before the horizon is one leaf).
 #[test]
 fn perft_othello_matches_the_table() {
-    let table = include_str!("../../../data/othello/perft.txt");
+    let table = include_str!("../../../../data/othello/perft.txt");
     let want = |d: &str| {
         table
             .lines()

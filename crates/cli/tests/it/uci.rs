@@ -8,9 +8,7 @@ use std::time::Duration;
 use duel_chess::Chess;
 use duel_core::Game;
 
-mod transcript;
-
-use transcript::{Engine, AT_ONCE};
+use crate::transcript::{Engine, AT_ONCE};
 
 impl Engine {
     fn uci() -> Engine {

@@ -1,7 +1,6 @@
 //! A protocol engine (`duel uci`, `duel nboard`) run as a child process, for transcript tests:
 //! lines in, lines out read on a thread, with deadlines so that an engine gone deaf fails a
-//! test instead of hanging it. Each test file uses part of it.
-#![allow(dead_code)]
+//! test instead of hanging it.
 
 use std::io::Write;
 use std::process::{Child, ChildStdin, Command, Stdio};

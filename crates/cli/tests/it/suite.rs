@@ -1,9 +1,7 @@
 //! `duel suite`: a few Win At Chess positions whose answer is a short forced win (so a shallow
 //! search must find it), and the refusals of bad suite files.
 
-mod common;
-
-use common::duel;
+use crate::common::duel;
 
 fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
     let path = std::env::temp_dir().join(format!("duel-suite-{}-{name}", std::process::id()));

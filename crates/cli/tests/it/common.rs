@@ -1,6 +1,4 @@
 //! What the command-line test files share.
-// Each test file compiles its own copy and uses only part of it.
-#![allow(dead_code)]
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};

@@ -2,13 +2,10 @@
 //! well-formed sessions, malformed lines, a game whose last move is a pass, and commands sent
 //! while the engine thinks.
 
-mod common;
-mod transcript;
-
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use transcript::{Engine, AT_ONCE};
+use crate::transcript::{Engine, AT_ONCE};
 
 use duel_core::{Game, SplitMix64};
 use duel_othello::{to_ggf, Move, Othello};
@@ -23,7 +20,7 @@ fn session_with(input: &str, args: &[&str]) -> (Vec<String>, bool) {
         .into_iter()
         .chain(args.iter().copied())
         .collect();
-    let out = common::duel_with_input(&args, input);
+    let out = crate::common::duel_with_input(&args, input);
     let lines = String::from_utf8(out.stdout)
         .unwrap()
         .lines()

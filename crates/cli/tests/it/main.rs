@@ -1,0 +1,14 @@
+//! The command line's integration tests, as one test binary: each file of tests/ would be a
+//! binary of its own, linked and optimised apart, and the build is most of CI's time.
+
+mod common;
+mod transcript;
+
+mod cli;
+mod gomocup;
+mod matches;
+mod nboard;
+mod readme;
+mod registry;
+mod suite;
+mod uci;

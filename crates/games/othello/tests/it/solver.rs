@@ -1,7 +1,5 @@
 //! The exact solver against the FFO scores and best moves, and against plain minimax.
 
-mod common;
-
 use duel_core::{Game, SplitMix64};
 use duel_othello::solver::solve_all_moves;
 use duel_othello::{Move, Othello, Solver};
@@ -24,7 +22,7 @@ fn minimax(pos: &mut Othello) -> i32 {
 
 fn check_ffo(file: &str, first: u32, last: u32) {
     let mut solver = Solver::new(20);
-    for case in common::ffo(file, first, last) {
+    for case in crate::common::ffo(file, first, last) {
         let s = solver.solve(&case.pos);
         assert_eq!(s.score, case.score, "FFO #{} score", case.id);
         let mv = s.best_move.expect("FFO positions are not finished");
@@ -61,7 +59,7 @@ fn guessed_window_agrees_with_full_window() {
     // ProbCut passes too.
     let cases = [(23, 24), (27, 27), (29, 29), (39, 39)]
         .into_iter()
-        .flat_map(|(a, b)| common::ffo("ffo-1-39.txt", a, b));
+        .flat_map(|(a, b)| crate::common::ffo("ffo-1-39.txt", a, b));
     for case in cases {
         let empties = case.pos.empties().count_ones();
         assert!(empties >= duel_othello::solver::GUESS_MIN_EMPTIES);
@@ -148,7 +146,7 @@ fn finished_and_forced_positions() {
 
 #[test]
 fn every_move_valued() {
-    let case = &common::ffo("ffo-1-39.txt", 4, 4)[0];
+    let case = &crate::common::ffo("ffo-1-39.txt", 4, 4)[0];
     let mut solver = Solver::new(18);
     let all = solve_all_moves(&mut solver, &case.pos);
     let best: Vec<Move> = all
@@ -181,7 +179,7 @@ fn pluggable_estimate_gives_the_same_scores() {
     let shared: Arc<dyn Estimate> = Arc::new(RoughEstimate);
     let mut rough = Solver::with_estimate(16, shared);
     let mut flat = Solver::with_estimate(16, Flat);
-    for case in common::ffo("ffo-1-39.txt", 1, 8) {
+    for case in crate::common::ffo("ffo-1-39.txt", 1, 8) {
         assert_eq!(rough.solve(&case.pos).score, case.score, "FFO #{}", case.id);
         assert_eq!(flat.solve(&case.pos).score, case.score, "FFO #{}", case.id);
     }
@@ -196,7 +194,7 @@ fn pluggable_estimate_gives_the_same_scores() {
 fn node_limit_stops_every_stage_with_sound_bounds() {
     use duel_othello::solver::{Limits, Stage};
 
-    let case = &common::ffo("ffo-1-39.txt", 27, 27)[0];
+    let case = &crate::common::ffo("ffo-1-39.txt", 27, 27)[0];
     let mut fresh = Solver::new(18);
     let full = fresh.solve(&case.pos);
     assert_eq!(full.score, case.score);
@@ -247,7 +245,7 @@ fn stop_flag_stops_at_once() {
 
     use duel_othello::solver::{Limits, CHECK_EVERY};
 
-    let case = &common::ffo("ffo-1-39.txt", 27, 27)[0];
+    let case = &crate::common::ffo("ffo-1-39.txt", 27, 27)[0];
     let flag = AtomicBool::new(true);
     let limits = Limits {
         stop: Some(&flag),
@@ -267,7 +265,7 @@ fn stop_flag_stops_at_once() {
 fn unlimited_solve_is_unchanged_and_reports_each_window() {
     use duel_othello::solver::{Limits, Progress, Stage};
 
-    for case in common::ffo("ffo-1-39.txt", 20, 29) {
+    for case in crate::common::ffo("ffo-1-39.txt", 20, 29) {
         let want = Solver::new(18).solve(&case.pos);
         let mut reports: Vec<Progress> = Vec::new();
         let got = Solver::new(18)

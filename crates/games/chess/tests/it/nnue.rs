@@ -8,8 +8,7 @@ use duel_chess::nnue::{
 use duel_chess::{Chess, Net, Pst, Strong};
 use duel_core::{Evaluator, Game};
 
-mod common;
-use common::positions;
+use crate::common::positions;
 
 /// Each side's sums see the board from its own side, so swapping the colours swaps the sums
 /// and leaves the value: exactly, since it is integer arithmetic. A slip in either view's

@@ -9,8 +9,7 @@ use duel_chess::strong::{blend, feature_name, features, phase, Weights, N_FEATUR
 use duel_chess::{Chess, Pst, Strong};
 use duel_core::{Evaluator, Game, SplitMix64};
 
-mod common;
-use common::positions;
+use crate::common::positions;
 
 /// Weights with every feature set, so that a sign or index slip anywhere shows.
 fn random_weights(seed: u64) -> Weights {
@@ -129,7 +128,7 @@ fn committed_weights_are_sane_and_round_trip() {
     assert!(Weights::parse("material.pawn x 2").is_err());
 }
 
-/// `cargo test --release -p duel-chess --test strong -- --ignored --nocapture`
+/// `cargo test --release -p duel-chess --test it strong:: -- --ignored --nocapture`
 #[test]
 #[ignore]
 fn speed() {

@@ -3,11 +3,9 @@
 //! replayed with the rules: the attacker's moves legal, each VCF reply the one forced block,
 //! the line ending in the attacker's five.
 
-mod common;
-
 use std::time::Instant;
 
-use common::{load, move_list, setup};
+use crate::common::{load, move_list, setup};
 use duel_core::solve::{SolveError, SolveLimits};
 use duel_core::{Game, GameInfo, Outcome, Side};
 use duel_gomoku::{solve_threats, Cell, Gomoku, ThreatKind, ThreatLimits, ThreatStop, ThreatWin};

@@ -2,9 +2,7 @@
 //! brute-force test. Boards are drawn around the cell in question, Black `X`, White `O`,
 //! `*` the cell; White's other stones stand on the a file, far from everything.
 
-mod common;
-
-use common::{cell, setup, Grid};
+use crate::common::{cell, setup, Grid};
 use duel_core::{Game, GameInfo, MoveError, Outcome};
 use duel_gomoku::{Forbidden, Gomoku};
 

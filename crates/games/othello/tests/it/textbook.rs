@@ -1,7 +1,5 @@
 //! The founding text's evaluator: its features, the linear combination and the corner rule.
 
-mod common;
-
 use duel_core::{Evaluator, Game, Score, Side};
 use duel_othello::bitboard::{CORNERS, X_SQUARES};
 use duel_othello::{Feature, Move, Othello, Textbook, SQUARE_WEIGHTS, WEIGHTS};
@@ -39,12 +37,12 @@ fn symmetries(p: &Othello) -> Vec<Othello> {
 }
 
 fn sample_positions() -> Vec<Othello> {
-    let mut out: Vec<Othello> = common::ffo("ffo-1-39.txt", 1, 39)
+    let mut out: Vec<Othello> = crate::common::ffo("ffo-1-39.txt", 1, 39)
         .into_iter()
         .map(|c| c.pos)
         .collect();
     out.extend(
-        common::ffo("ffo-40-59.txt", 40, 59)
+        crate::common::ffo("ffo-40-59.txt", 40, 59)
             .into_iter()
             .map(|c| c.pos),
     );

@@ -1,8 +1,6 @@
 //! The solver against Pons' test sets, and its scores against a plain search.
 
-mod common;
-
-use common::{load, plain_value, Case};
+use crate::common::{load, plain_value, Case};
 use duel_connect4::{pons_to_score, solve_small, Connect4, Solver, Threats, MAX_SCORE, MIN_SCORE};
 use duel_core::{Evaluator, Game, Outcome, Score};
 

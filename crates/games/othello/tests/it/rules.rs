@@ -1,7 +1,5 @@
 //! Rules, notation and the game contract.
 
-mod common;
-
 use duel_core::conformance::{check_game, check_position};
 use duel_core::{Game, MoveError, Outcome, Side};
 use duel_othello::{Move, Othello};
@@ -22,7 +20,7 @@ fn conformance_from_the_start() {
 
 #[test]
 fn conformance_from_ffo_positions() {
-    for case in common::ffo("ffo-1-39.txt", 1, 39).iter().step_by(4) {
+    for case in crate::common::ffo("ffo-1-39.txt", 1, 39).iter().step_by(4) {
         check_game(&case.pos, 20, u64::from(case.id)).unwrap();
     }
 }

@@ -5,17 +5,15 @@ use duel_chess::{perft, perft_divide, pgn, Chess};
 use duel_core::conformance::check_game;
 use duel_core::{Game, MoveError, Outcome};
 
-mod perft_table;
-
-const PERFT: &str = include_str!("../../../../data/chess/perft.txt");
-const WAC: &str = include_str!("../../../../data/chess/wac.epd");
+const PERFT: &str = include_str!("../../../../../data/chess/perft.txt");
+const WAC: &str = include_str!("../../../../../data/chess/wac.epd");
 
 fn perft_table() -> Vec<(String, Vec<(u32, u64)>)> {
-    perft_table::table(PERFT)
+    crate::perft_table::table(PERFT)
 }
 
 fn check_perft(max_leaves: u64, min_leaves: u64) {
-    perft_table::check(PERFT, max_leaves, min_leaves);
+    crate::perft_table::check(PERFT, max_leaves, min_leaves);
 }
 
 /// Every table entry up to 5 M leaves (depths 1–4, and 5 for the small ones).

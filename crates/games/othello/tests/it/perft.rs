@@ -1,14 +1,12 @@
 //! Perft from the start position against `data/othello/perft.txt`, whose convention (a pass
 //! takes a ply, a finished game is a leaf counting 1) is that of `duel_othello::perft`.
 
-mod common;
-
 use duel_core::Game;
 use duel_othello::perft::{perft, perft_fast, perft_fast_divide};
 use duel_othello::Othello;
 
 fn check_to(max_depth: u32, reference_to: u32) {
-    for (depth, leaves) in common::perft_table() {
+    for (depth, leaves) in crate::common::perft_table() {
         if depth > max_depth {
             break;
         }
@@ -45,7 +43,7 @@ fn perft_to_depth_11() {
 /// table until the first games end at depth 10, then the number the table's header quotes.
 #[test]
 fn generic_perft_agrees_before_games_end() {
-    let table = common::perft_table();
+    let table = crate::common::perft_table();
     for &(depth, leaves) in table.iter().take_while(|(d, _)| *d <= 8) {
         assert_eq!(duel_core::perft(&mut Othello::start(), depth), leaves);
     }
@@ -54,7 +52,7 @@ fn generic_perft_agrees_before_games_end() {
 #[ignore = "slow: depth 10 through the generic perft"]
 #[test]
 fn generic_perft_counts_finished_games_as_zero() {
-    let table = common::perft_table();
+    let table = crate::common::perft_table();
     assert_eq!(
         duel_core::perft(&mut Othello::start(), 9),
         table[8].1,
@@ -84,7 +82,7 @@ fn divide_sums_to_perft() {
 fn fast_perft_matches_reference_near_the_end() {
     let mut rng = duel_core::SplitMix64::new(11);
     let mut moves = Vec::new();
-    let mut positions: Vec<Othello> = common::ffo("ffo-1-39.txt", 1, 20)
+    let mut positions: Vec<Othello> = crate::common::ffo("ffo-1-39.txt", 1, 20)
         .into_iter()
         .map(|c| c.pos)
         .collect();

@@ -7,21 +7,19 @@ use duel_chess::{parse_fen, pgn, Chess};
 use duel_core::conformance::check_game;
 use duel_core::Game;
 
-mod perft_table;
-
-const PERFT: &str = include_str!("../../../../data/chess/chess960-perft.txt");
+const PERFT: &str = include_str!("../../../../../data/chess/chess960-perft.txt");
 
 /// Every entry up to 1 M leaves (depths 1–4 of the 37 positions).
 #[test]
 fn perft_table_shallow() {
-    perft_table::check(PERFT, 1_000_000, 0);
+    crate::perft_table::check(PERFT, 1_000_000, 0);
 }
 
 /// Depths 4 (the largest) to 6: about 22 G leaves, minutes.
 #[test]
 #[ignore]
 fn perft_table_deep() {
-    perft_table::check(PERFT, u64::MAX, 1_000_000);
+    crate::perft_table::check(PERFT, u64::MAX, 1_000_000);
 }
 
 fn chess960(fen: &str) -> Chess {
@@ -35,7 +33,7 @@ fn chess960(fen: &str) -> Chess {
 /// into a square the king could also step to is what the notation exists for.
 #[test]
 fn conformance_in_chess960_notation() {
-    for (fen, _) in perft_table::table(PERFT) {
+    for (fen, _) in crate::perft_table::table(PERFT) {
         check_game(&chess960(&fen), 4, 960).unwrap();
     }
 }

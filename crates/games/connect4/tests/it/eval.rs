@@ -1,7 +1,5 @@
 //! The heuristic evaluator: symmetry, the side-to-move convention, bounds and move hints.
 
-mod common;
-
 use duel_connect4::{Connect4, Threats};
 use duel_core::{Evaluator, Game, Score};
 
@@ -13,7 +11,7 @@ fn value(text: &str) -> i32 {
 fn mirror_images_evaluate_equal() {
     let eval = Threats::heuristic_only();
     for name in ["Test_L3_R1", "Test_L2_R1", "Test_L1_R1"] {
-        for case in common::load(name).iter().step_by(3) {
+        for case in crate::common::load(name).iter().step_by(3) {
             let mirrored = case.pos.mirrored();
             assert_eq!(
                 eval.evaluate(&case.pos),
@@ -45,7 +43,7 @@ fn values_stay_heuristic() {
         "Test_L1_R1",
         "Test_L1_R2",
     ] {
-        for case in common::load(name) {
+        for case in crate::common::load(name) {
             let v = eval.evaluate(&case.pos);
             assert!(v.abs() < Score::MAX_HEURISTIC, "'{}': {v}", case.moves);
         }
@@ -105,7 +103,7 @@ fn exact_hook_only_near_the_end() {
     let eval = Threats::default();
     assert_eq!(eval.name(), "threats");
     assert_eq!(eval.exact(&Connect4::start()), None);
-    let near_end = common::load("Test_L3_R1")
+    let near_end = crate::common::load("Test_L3_R1")
         .into_iter()
         .find(|c| c.pos.empties() <= 8)
         .unwrap();
@@ -119,7 +117,7 @@ fn exact_hook_only_near_the_end() {
 fn sign_agrees_with_solved_results() {
     let eval = Threats::heuristic_only();
     for name in ["Test_L2_R1", "Test_L1_R1"] {
-        let decided: Vec<_> = common::load(name)
+        let decided: Vec<_> = crate::common::load(name)
             .into_iter()
             .filter(|c| c.score != 0)
             .collect();

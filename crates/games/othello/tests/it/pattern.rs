@@ -1,8 +1,6 @@
 //! The pattern evaluator with its committed weights: the file, symmetry, bad files, the start
 //! position and agreement with exact scores.
 
-mod common;
-
 use duel_core::{Evaluator, Game, SplitMix64};
 use duel_othello::pattern::{self, WeightsError};
 use duel_othello::{Estimate, Othello, Pattern};
@@ -150,7 +148,7 @@ fn start_position_is_balanced() {
 #[test]
 fn ffo_signs_mostly_agree() {
     let pat = Pattern::default();
-    let cases = common::ffo("ffo-1-39.txt", 1, 19);
+    let cases = crate::common::ffo("ffo-1-39.txt", 1, 19);
     let mut agree = 0;
     for c in &cases {
         let v = pat.evaluate(&c.pos);

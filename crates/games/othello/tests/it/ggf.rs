@@ -1,7 +1,5 @@
 //! GGF game records, as NBoard sends them with `set game`.
 
-mod common;
-
 use duel_core::{Game, SplitMix64};
 use duel_othello::{parse_ggf, to_ggf, Move, Othello};
 
@@ -57,7 +55,7 @@ fn written_records_read_back() {
 fn records_from_other_positions_and_finished_games() {
     let mut rng = SplitMix64::new(4);
     let mut list = Vec::new();
-    for case in common::ffo("ffo-1-39.txt", 1, 39).iter().step_by(3) {
+    for case in crate::common::ffo("ffo-1-39.txt", 1, 39).iter().step_by(3) {
         // Play the position out at random and write the whole game.
         let mut pos = case.pos.clone();
         let mut moves = Vec::new();

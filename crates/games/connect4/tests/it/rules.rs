@@ -1,8 +1,6 @@
 //! The rules: conformance, perft against the published table, win detection against a naive
 //! board scan, text input and output.
 
-mod common;
-
 use duel_connect4::bitboard::{cell, has_four, winning_cells};
 use duel_connect4::{Connect4, CELLS, HEIGHT, WIDTH};
 use duel_core::conformance::check_game;
@@ -27,7 +25,11 @@ fn conformance_from_the_start_and_mid_games() {
 
 #[test]
 fn conformance_from_test_set_positions() {
-    for (i, case) in common::load("Test_L2_R1").iter().step_by(100).enumerate() {
+    for (i, case) in crate::common::load("Test_L2_R1")
+        .iter()
+        .step_by(100)
+        .enumerate()
+    {
         check_game(&case.pos, 20, 100 + i as u64).unwrap_or_else(|e| panic!("{}: {e}", case.moves));
     }
 }
@@ -215,7 +217,7 @@ fn text_round_trips_for_every_test_set_position() {
         "Test_L1_R2",
         "Test_L1_R3",
     ] {
-        for case in common::load(name) {
+        for case in crate::common::load(name) {
             assert_eq!(case.pos.to_text(), case.moves);
             assert_eq!(case.pos.ply() as usize, case.moves.len());
             assert!(

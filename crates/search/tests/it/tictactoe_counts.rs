@@ -5,7 +5,7 @@ use duel_search::reference::{node_budget, Reference, ReferenceOptions};
 use duel_search::tree::Tree;
 use duel_tictactoe::{OpenLines, TicTacToe};
 
-const COUNTS: &str = include_str!("../../../data/tictactoe/counts.txt");
+const COUNTS: &str = include_str!("../../../../data/tictactoe/counts.txt");
 
 /// The numbers after `label` on its line of counts.txt.
 fn figures(label: &str) -> Vec<u64> {

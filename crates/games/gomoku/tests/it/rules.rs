@@ -1,9 +1,7 @@
 //! The rules: conformance on every variant, perft (from the empty board and cross-checked
 //! against the naive grid of `common`), win detection under each rule, draws and hashes.
 
-mod common;
-
-use common::{cell, setup, Grid};
+use crate::common::{cell, setup, Grid};
 use duel_core::conformance::{check_game, check_position};
 use duel_core::{perft, Game, GameInfo, Outcome, SplitMix64};
 use duel_gomoku::{Cell, Gomoku, Rule};

@@ -1,9 +1,7 @@
 //! The textbook evaluator: pattern counts by hand, the founding text's side-to-move example,
 //! the bounds, the hints and the noisy moves.
 
-mod common;
-
-use common::{cell, setup};
+use crate::common::{cell, setup};
 use duel_core::{Evaluator, Game, Score, SplitMix64};
 use duel_gomoku::{Gomoku, Shapes, Textbook};
 

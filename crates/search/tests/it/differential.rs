@@ -334,7 +334,7 @@ proptest! {
 /// default options (and with two threads) finds the proven value.
 #[test]
 fn engine_proves_connect4_endgames() {
-    let data = include_str!("../../../data/connect4/Test_L3_R1");
+    let data = include_str!("../../../../data/connect4/Test_L3_R1");
     for line in data.lines().step_by(50) {
         let (moves, score) = line.split_once(' ').unwrap();
         let pos = Connect4::from_text(moves).unwrap();

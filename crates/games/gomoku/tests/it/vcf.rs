@@ -7,11 +7,9 @@
 //! sequence is found by a small search here (fours only, each reply forced): a rules check,
 //! not a solver.
 
-mod common;
-
 use std::collections::HashMap;
 
-use common::{load, move_list};
+use crate::common::{load, move_list};
 use duel_core::{Game, Side};
 use duel_gomoku::{Cell, Gomoku};
 

@@ -1,9 +1,7 @@
 //! The strong evaluator: the line table on hand-made lines, threats, the side to move, the
 //! candidate moves, the noisy moves and the bounds.
 
-mod common;
-
-use common::{cell, setup};
+use crate::common::{cell, setup};
 use duel_core::{Evaluator, Game, GameInfo, Score, Side, SplitMix64};
 use duel_gomoku::{line_kind, Gomoku, Kind, Patterns, Threat};
 

@@ -1,8 +1,6 @@
 //! Notation, variant specs, position texts and the refusals, each with its named reason.
 
-mod common;
-
-use common::setup;
+use crate::common::setup;
 use duel_core::{Game, GameInfo, MoveError, Outcome, RecordInfo};
 use duel_gomoku::{Cell, Gomoku, Rule, Variant, VariantError};
 

@@ -1,5 +1,6 @@
-//! Time controls and the clock: base time and increment per move, or a fixed node count or
-//! depth per move, for matches that measure search changes without the noise of the clock.
+//! Time controls and the clock: base time and increment per move, a fixed time per move (as
+//! Gomocup tournaments play), or a fixed node count or depth per move, for matches that measure
+//! search changes without the noise of the clock.
 
 use std::time::Duration;
 
@@ -21,16 +22,30 @@ pub struct TimeControl {
     /// NBoard `set depth`).
     #[serde(default)]
     pub depth: Option<u32>,
+    /// A fixed time for every move (UCI `go movetime`, xboard `st`, Gomocup `timeout_turn`
+    /// with no game limit) instead of a game's clock: nothing saved carries over.
+    #[serde(default)]
+    pub movetime: Option<Duration>,
 }
 
 /// The clock that guards a node or depth limit: an hour per game.
 const GUARD: Duration = Duration::from_secs(3600);
 
+/// How far past a fixed move time a move may come before its flag falls: a tenth of the time
+/// and this much more, for the pipes and the scheduler between the engine's clock and ours
+/// (cutechess-cli's `timemargin`, the tolerance of Gomocup's managers).
+const MOVETIME_MARGIN: Duration = Duration::from_millis(100);
+
 impl TimeControl {
-    /// Parses `10+0.1` (seconds, plus increment in seconds) or `10` (no increment).
+    /// Parses `10+0.1` (seconds, plus increment in seconds), `10` (no increment), or `1/move`
+    /// (a fixed time per move, in seconds).
     pub fn parse(text: &str) -> Result<TimeControl, ParseError> {
         let bad = |reason: String| ParseError::new("time control", text, reason);
-        let (base, inc) = text.split_once('+').unwrap_or((text, "0"));
+        let per_move = text.trim().strip_suffix("/move");
+        let (base, inc) = match per_move {
+            Some(t) => (t, "0"),
+            None => text.split_once('+').unwrap_or((text, "0")),
+        };
         let secs = |t: &str| -> Result<Duration, ParseError> {
             let v: f64 = t
                 .trim()
@@ -46,11 +61,18 @@ impl TimeControl {
             increment: secs(inc)?,
             nodes: None,
             depth: None,
+            movetime: None,
         };
         if tc.base.is_zero() {
-            return Err(bad("the base time must be above zero".into()));
+            return Err(bad(match per_move {
+                Some(_) => "the time per move must be above zero".into(),
+                None => "the base time must be above zero".into(),
+            }));
         }
-        Ok(tc)
+        Ok(match per_move {
+            Some(_) => TimeControl::per_move_time(tc.base),
+            None => tc,
+        })
     }
 
     /// `nodes` per move, with an hour per game as the guard.
@@ -60,6 +82,18 @@ impl TimeControl {
             increment: Duration::ZERO,
             nodes: Some(nodes),
             depth: None,
+            movetime: None,
+        }
+    }
+
+    /// `time` for every move.
+    pub fn per_move_time(time: Duration) -> TimeControl {
+        TimeControl {
+            base: time + time / 10 + MOVETIME_MARGIN,
+            increment: Duration::ZERO,
+            nodes: None,
+            depth: None,
+            movetime: Some(time),
         }
     }
 
@@ -77,11 +111,14 @@ impl TimeControl {
         self.nodes.is_some() || self.depth.is_some()
     }
 
-    /// As PGN's `TimeControl` tag writes it: `10+0.1`; `-` (no clock) for a node or depth
-    /// limit.
+    /// As PGN's `TimeControl` tag writes it: `10+0.1`; `1/move` for a time per move (PGN has
+    /// no form for it: cutechess-cli's); `-` (no clock) for a node or depth limit.
     pub fn pgn(&self) -> String {
         if self.is_fixed() {
             return "-".into();
+        }
+        if let Some(t) = self.movetime {
+            return format!("{}/move", t.as_secs_f64());
         }
         format!(
             "{}+{}",
@@ -120,12 +157,17 @@ impl Clocks {
     }
 
     /// Charges `used` to player `side` (0 first, 1 second) and adds the increment; false
-    /// (and nothing charged) when `used` is more than was left: the flag fell.
+    /// (and nothing charged) when `used` is more than was left: the flag fell. Under a time
+    /// per move the clock is full again for the next move.
     pub fn charge(&mut self, side: usize, used: Duration) -> bool {
         if used > self.left[side] {
             return false;
         }
-        self.left[side] = self.left[side] - used + self.controls[side].increment;
+        let control = self.controls[side];
+        self.left[side] = match control.movetime {
+            Some(_) => control.base,
+            None => self.left[side] - used + control.increment,
+        };
         true
     }
 }
@@ -154,6 +196,17 @@ mod tests {
             "depth 8 per move"
         );
         assert_eq!(TimeControl::per_move(None, Some(8)).pgn(), "-");
+        let st = TimeControl::parse("1/move").unwrap();
+        assert_eq!(st.movetime, Some(Duration::from_secs(1)));
+        assert_eq!(
+            (st.pgn(), st.describe()),
+            ("1/move".into(), "1/move".into())
+        );
+        assert_eq!(TimeControl::parse(&st.pgn()), Ok(st));
+        for bad in ["0/move", "x/move", "1+1/move"] {
+            let e = TimeControl::parse(bad).unwrap_err().to_string();
+            assert!(e.contains(bad), "{e}");
+        }
     }
 
     #[test]
@@ -163,5 +216,13 @@ mod tests {
         assert_eq!(c.left[0], Duration::from_millis(600));
         assert!(!c.charge(1, Duration::from_millis(1001)));
         assert_eq!(c.left[1], Duration::from_secs(1));
+        // A time per move: a move may take a little more than its time, never carries any
+        // over, and falls past the margin.
+        let st = TimeControl::parse("0.5/move").unwrap();
+        let mut c = Clocks::new([st; 2]);
+        assert!(c.charge(0, Duration::from_millis(560)));
+        assert!(c.charge(0, Duration::from_millis(10)));
+        assert_eq!(c.left[0], Duration::from_millis(650));
+        assert!(!c.charge(1, Duration::from_millis(651)));
     }
 }

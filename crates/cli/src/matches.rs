@@ -67,10 +67,12 @@ pub struct MatchArgs {
     /// colours swapped. Used as they are: no balance check.
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
-    /// Time control: base seconds, plus increment seconds per move (`10+0.1`).
+    /// Time control: base seconds, plus increment seconds per move (`10+0.1`); or a fixed
+    /// time per move (`1/move`: UCI `go movetime`, xboard `st`, Gomocup `timeout_turn` with no
+    /// game limit), a move's flag falling a tenth and 0.1 s past it.
     #[arg(long, default_value = "10+0.1", value_parser = TimeControl::parse)]
     pub tc: TimeControl,
-    /// Time odds: the first player's own control (`20+0.2`), the opponent keeping --tc. How
+    /// Time odds: the first player's own control (`20+0.2`, `2/move`), the opponent keeping --tc. How
     /// much is twice the time worth against a given opponent?
     #[arg(long, value_name = "TC", value_parser = TimeControl::parse, conflicts_with_all = ["nodes", "depth"])]
     pub first_tc: Option<TimeControl>,

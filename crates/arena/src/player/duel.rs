@@ -244,6 +244,8 @@ impl<G: GameInfo, E: Evaluator<G>> Player<G> for DuelPlayer<G, E> {
                 depth,
                 time: None,
             }
+        } else if let Some(t) = self.tc.movetime {
+            Limits::time(t.saturating_sub(OVERHEAD).max(OVERHEAD))
         } else {
             let b = budget(
                 &Clock {

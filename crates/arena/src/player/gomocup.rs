@@ -126,10 +126,13 @@ impl<G: GameInfo> Player<G> for GomocupEngine {
         })?;
         self.ok("the board size")?;
         self.known.clear();
-        for info in [
-            Info::Rule(variant.rule.gomocup()),
-            Info::TimeoutMatch(millis(tc.base)),
-        ] {
+        // A time per move: no limit on the game (`timeout_match 0`), the turn's limit alone.
+        let game = if tc.movetime.is_some() {
+            0
+        } else {
+            millis(tc.base)
+        };
+        for info in [Info::Rule(variant.rule.gomocup()), Info::TimeoutMatch(game)] {
             self.p.send(&Command::Info(info))?;
         }
         Ok(())
@@ -138,11 +141,15 @@ impl<G: GameInfo> Player<G> for GomocupEngine {
     fn think(&mut self, turn: &Turn<'_, G>) -> Result<Answer, ArenaError> {
         let pos = self.gomoku(turn.pos)?;
         let left = turn.clocks[turn.mover()];
-        for info in [
-            Info::TimeLeft(millis(left) as i64),
+        let infos = match turn.controls[turn.mover()].movetime {
+            Some(t) => vec![Info::TimeoutTurn(millis(t).max(1))],
             // The move may take what is left: the brain shares it out by time_left.
-            Info::TimeoutTurn(millis(left).max(1)),
-        ] {
+            None => vec![
+                Info::TimeLeft(millis(left) as i64),
+                Info::TimeoutTurn(millis(left).max(1)),
+            ],
+        };
+        for info in infos {
             self.p.send(&Command::Info(info))?;
         }
         let moves = pos.moves_played();

@@ -143,6 +143,11 @@ impl<G: GameInfo> Player<G> for UciEngine {
                 depth: tc.depth,
                 ..Go::default()
             }
+        } else if let Some(t) = tc.movetime {
+            Go {
+                movetime: Some(ms(t)),
+                ..Go::default()
+            }
         } else {
             Go {
                 wtime: Some(ms(turn.clocks[0])),

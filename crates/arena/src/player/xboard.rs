@@ -164,16 +164,20 @@ impl<G: GameInfo> Player<G> for XboardEngine {
             )));
         }
         self.synced = 0;
+        let clock = match tc.movetime {
+            Some(t) => Command::MoveTime(t),
+            None => Command::Level {
+                moves: 0,
+                base: tc.base,
+                increment: tc.increment,
+            },
+        };
         for c in [
             Command::New,
             Command::Force,
             Command::Easy,
             Command::Post,
-            Command::Level {
-                moves: 0,
-                base: tc.base,
-                increment: tc.increment,
-            },
+            clock,
         ] {
             self.p.send(&c)?;
         }

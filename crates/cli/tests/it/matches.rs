@@ -143,17 +143,9 @@ fn a_short_match_against_an_xboard_engine() {
 #[cfg(unix)]
 #[test]
 fn time_odds_give_each_engine_its_own_clock() {
-    use std::os::unix::fs::PermissionsExt;
-    let dir = std::env::temp_dir().join(format!("duel-match-odds-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (log, pgn, wrap) = (dir.join("in.log"), dir.join("g.pgn"), dir.join("wrap.sh"));
-    let script = format!(
-        "#!/bin/sh\ntee -a '{}' | '{}' uci\n",
-        log.display(),
-        env!("CARGO_BIN_EXE_duel")
-    );
-    std::fs::write(&wrap, script).unwrap();
-    std::fs::set_permissions(&wrap, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let dir = scratch("odds");
+    let (wrap, log) = logged(&dir, "uci");
+    let pgn = dir.join("g.pgn");
     let me = format!("{} uci", env!("CARGO_BIN_EXE_duel"));
     let book = endgame_book("odds-book");
     let (out, err, ok) = duel(&[
@@ -161,7 +153,7 @@ fn time_odds_give_each_engine_its_own_clock() {
         "--openings",
         &book,
         "--first",
-        wrap.to_str().unwrap(),
+        &wrap,
         "--second",
         &me,
         "--games",
@@ -605,6 +597,93 @@ fn gomoku_against_a_gomocup_brain() {
         "match", "--game", "gomoku", "--second", &me, "--nodes", "100", "--games", "2",
     ]);
     assert!(!ok && err.contains("nodes"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A script that runs `duel SUBCOMMAND`, logging what it is told: (the script, the log).
+#[cfg(unix)]
+fn logged(dir: &std::path::Path, subcommand: &str) -> (String, std::path::PathBuf) {
+    use std::os::unix::fs::PermissionsExt;
+    let (log, wrap) = (dir.join("in.log"), dir.join("wrap.sh"));
+    let script = format!(
+        "#!/bin/sh\ntee -a '{}' | '{}' {subcommand}\n",
+        log.display(),
+        env!("CARGO_BIN_EXE_duel")
+    );
+    std::fs::write(&wrap, script).unwrap();
+    std::fs::set_permissions(&wrap, std::fs::Permissions::from_mode(0o755)).unwrap();
+    (wrap.to_str().unwrap().to_string(), log)
+}
+
+/// A time per move over UCI is `go movetime`, whoever is to move.
+#[cfg(unix)]
+#[test]
+fn a_time_per_move_is_go_movetime() {
+    let dir = scratch("uci-movetime");
+    let (wrap, log) = logged(&dir, "uci");
+    let book = endgame_book("uci-movetime-book");
+    let (out, err, ok) = against_itself(&[
+        "--first",
+        &wrap,
+        "--tc",
+        "0.05/move",
+        "--games",
+        "2",
+        "--openings",
+        &book,
+    ]);
+    assert!(ok && out.contains("at 0.05/move"), "{out}\n{err}");
+    let told = std::fs::read_to_string(&log).unwrap();
+    let goes: Vec<&str> = told.lines().filter(|l| l.starts_with("go ")).collect();
+    assert!(
+        goes.len() >= 2 && goes.iter().all(|g| *g == "go movetime 50"),
+        "{told}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(scratch("uci-movetime-book"));
+}
+
+/// A time per move (`--tc 0.1/move`), as Gomocup tournaments play: the brain is told the
+/// turn's limit and no game limit, never a clock to share out. The book's line leaves Black an
+/// open three to make a four of, so that each game is three moves and each side moves.
+#[cfg(unix)]
+#[test]
+fn a_time_per_move_is_the_turn_limit_of_a_gomocup_brain() {
+    let dir = scratch("movetime");
+    let (wrap, log) = logged(&dir, "gomocup");
+    let book = dir.join("book.txt");
+    std::fs::write(&book, "h8 a1 i8 a2 j8 a3\n").unwrap();
+    let (out, err, ok) = duel(&[
+        "match",
+        "--game",
+        "gomoku",
+        "--first",
+        &wrap,
+        "--first-protocol",
+        "gomocup",
+        "--second",
+        "duel:nodes=300",
+        "--tc",
+        "0.1/move",
+        "--openings",
+        book.to_str().unwrap(),
+        "--games",
+        "2",
+    ]);
+    assert!(ok, "{out}\n{err}");
+    assert!(out.contains("2 games at 0.1/move"), "{out}");
+    assert!(
+        out.contains("five in a row") && !out.contains("on time"),
+        "{out}"
+    );
+    let told = std::fs::read_to_string(&log).unwrap();
+    assert!(told.contains("INFO timeout_match 0"), "{told}");
+    let turns = told
+        .lines()
+        .filter(|l| *l == "INFO timeout_turn 100")
+        .count();
+    assert_eq!(turns, 3, "{told}");
+    assert!(!told.contains("time_left"), "{told}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

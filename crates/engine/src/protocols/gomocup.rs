@@ -88,11 +88,18 @@ impl TimeLimits {
         let hard_turn = turn
             .saturating_sub(OVERHEAD + turn / 20)
             .max(Duration::from_millis(5));
-        // An iteration costs a few times the ones before it together: one started after 40%
-        // of the turn would rarely end in time.
-        let mut soft = hard_turn * 2 / 5;
-        let mut hard = hard_turn;
         let game_limited = self.game.is_some_and(|g| g > 0);
+        // An iteration costs a few times the ones before it together: one started after 40%
+        // of the turn would rarely end in time, and saves what the game's clock can use later.
+        // With no game clock nothing saved carries over: iterations go on to the turn's limit,
+        // and an iteration cut short still gives any better move it found (its first move is
+        // the last one's best).
+        let mut soft = if game_limited {
+            hard_turn * 2 / 5
+        } else {
+            hard_turn
+        };
+        let mut hard = hard_turn;
         if let (true, Some(left)) = (game_limited, self.left) {
             let clock = Clock {
                 left: Duration::from_millis(left.max(0) as u64),
@@ -669,4 +676,40 @@ pub fn run(
     // End of input: the manager is gone; the search answers into the void.
     brain.finish_worker(false);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_turn_alone_is_used_to_its_end_and_a_game_clock_is_saved_for() {
+        let ms = Duration::from_millis;
+        // Turn only (Gomocup's per-move tournaments): iterations may start until the end.
+        let turn_only = TimeLimits {
+            turn: Some(1000),
+            game: Some(0),
+            left: None,
+        };
+        assert_eq!(turn_only.budget(), (ms(890), ms(890)));
+        // A game clock as well: no iteration starts after 40% of the turn.
+        let with_game = TimeLimits {
+            game: Some(180_000),
+            left: Some(180_000),
+            ..turn_only
+        };
+        let (soft, hard) = with_game.budget();
+        assert!(soft <= ms(356) && hard == ms(890), "{soft:?} {hard:?}");
+        // Little left of the game: its clock rules.
+        let short = TimeLimits {
+            left: Some(500),
+            ..with_game
+        };
+        assert!(short.budget().1 < ms(250), "{:?}", short.budget());
+        let at_once = TimeLimits {
+            turn: Some(0),
+            ..TimeLimits::default()
+        };
+        assert_eq!(at_once.budget().0, Duration::ZERO);
+    }
 }

@@ -159,6 +159,10 @@ pub struct Gomoku {
     near: [u8; PADDED],
     /// Bit `i` set when the on-board cell of index `i` is empty.
     empty: [u64; CELLS.div_ceil(64)],
+    /// Per padded cell and direction, the line pattern's index for each colour: the eight
+    /// cells around it on that line (see [`line_codes`]), kept as stones come and go so that
+    /// reading a cell's patterns is four lookups, not thirty-two board reads.
+    lines: [[[u16; 2]; 4]; PADDED],
     history: [Cell; CELLS],
     len: u16,
     hash: u64,
@@ -190,11 +194,19 @@ impl Gomoku {
                 empty[c.index() / 64] |= 1 << (c.index() % 64);
             }
         }
+        let mut lines = [[[0; 2]; 4]; PADDED];
+        for y in 0..variant.height {
+            for x in 0..variant.width {
+                let p = Cell::new(x, y).padded();
+                lines[p] = line_codes(&board, p);
+            }
+        }
         Gomoku {
             variant,
             board,
             near: [0; PADDED],
             empty,
+            lines,
             history: [Cell::default(); CELLS],
             len: 0,
             hash: variant_key(variant),
@@ -367,6 +379,19 @@ impl Gomoku {
         let i = cell.index();
         self.board[p] = if add { colour } else { EMPTY };
         self.empty[i / 64] ^= 1 << (i % 64);
+        let digits = line_digits(colour);
+        for (dir, d) in DIRECTIONS.into_iter().enumerate() {
+            for k in 1..=4 {
+                // The stone is k ahead of the cell behind it, k behind the cell ahead.
+                for (q, place) in [(p - k * d, 3 + k), (p + k * d, 4 - k)] {
+                    let code = &mut self.lines[q][dir];
+                    for c in 0..2 {
+                        let v = digits[c] * POW3[place];
+                        code[c] = if add { code[c] + v } else { code[c] - v };
+                    }
+                }
+            }
+        }
         self.hash ^= KEYS[(colour - 1) as usize * CELLS + i] ^ SIDE_KEY;
         if colour == BLACK && self.rule() == Rule::Renju {
             for d in DIRECTIONS {
@@ -558,6 +583,46 @@ pub(crate) const fn colour(side: Side) -> u8 {
     }
 }
 
+/// Powers of three: the place values of the eight cells of a line pattern.
+const POW3: [u16; 8] = [1, 3, 9, 27, 81, 243, 729, 2187];
+
+/// A cell's digit in a line pattern, as (Black, White) read it: 0 empty, 1 own stone, 2 the
+/// other's stone or a wall (both end a line the same way).
+#[inline]
+pub(crate) fn line_digits(v: u8) -> [u16; 2] {
+    match v {
+        EMPTY => [0, 0],
+        BLACK => [1, 2],
+        WHITE => [2, 1],
+        _ => [2, 2],
+    }
+}
+
+/// The line patterns of padded cell `p` read from `board`, per direction and colour: the
+/// cells at +4, +3, +2, +1, -1, -2, -3, -4 along the direction as base-3 digits, the first
+/// most significant.
+pub(crate) fn line_codes(board: &[u8; PADDED], p: usize) -> [[u16; 2]; 4] {
+    let mut out = [[0; 2]; 4];
+    for (dir, d) in DIRECTIONS.into_iter().enumerate() {
+        for q in [
+            p + 4 * d,
+            p + 3 * d,
+            p + 2 * d,
+            p + d,
+            p - d,
+            p - 2 * d,
+            p - 3 * d,
+            p - 4 * d,
+        ] {
+            let digits = line_digits(board[q]);
+            for c in 0..2 {
+                out[dir][c] = out[dir][c] * 3 + digits[c];
+            }
+        }
+    }
+    out
+}
+
 /// The hash of the variant's empty board.
 fn variant_key(v: Variant) -> u64 {
     let mix = (v.rule.gomocup() as u64) << 16 | (v.width as u64) << 8 | v.height as u64;
@@ -705,5 +770,43 @@ impl Game for Gomoku {
 
     fn from_text(text: &str) -> Result<Self, PositionError> {
         Gomoku::read(Variant::default(), text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use duel_core::SplitMix64;
+
+    /// The kept line patterns are the board's, read from scratch, after any moves and takebacks
+    /// on any size.
+    #[test]
+    fn line_patterns_are_kept_as_stones_come_and_go() {
+        let mut rng = SplitMix64::new(7);
+        for (w, h) in [(15, 15), (20, 20), (22, 22), (5, 5), (9, 13)] {
+            let mut pos = Gomoku::new(w, h, Rule::Freestyle).unwrap();
+            let mut moves = Vec::new();
+            for step in 0..300 {
+                pos.generate_moves(&mut moves);
+                let back = step % 7 == 6 || moves.is_empty();
+                if back {
+                    if let Some(m) = pos.last_move() {
+                        pos.undo(m);
+                    }
+                } else {
+                    pos.play(moves[rng.next() as usize % moves.len()]);
+                }
+                for y in 0..h as u8 {
+                    for x in 0..w as u8 {
+                        let p = Cell::new(x, y).padded();
+                        assert_eq!(
+                            pos.lines[p],
+                            line_codes(&pos.board, p),
+                            "{pos:?} at {x},{y}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }

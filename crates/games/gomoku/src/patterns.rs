@@ -3,7 +3,9 @@
 //!
 //! **Line patterns.** For an empty cell, a direction and a side, the eight cells around it on
 //! that line (four each side) are read as own stone, empty, or blocked (the other side's stone
-//! or the edge). With the cell taken as an own stone, a table classifies the nine cells into a
+//! or the edge); the board keeps these codes for every cell and direction, updated as stones
+//! are placed and removed, so a reading is one lookup. With the cell taken as an own stone, a
+//! table classifies the nine cells into a
 //! [`Kind`], by how many more own moves make a five through the cell: a **five** now; a
 //! **four** when one empty cell then makes five (**open four**, `flex4`, when two do: one block
 //! cannot stop it); an **open three** when one move makes an open four, a **three** when one
@@ -36,7 +38,7 @@ use std::sync::OnceLock;
 
 use duel_core::{Evaluator, Game, Side};
 
-use crate::{colour, Cell, Gomoku, Rule, BLACK, CELLS, DIRECTIONS, EMPTY, MAX_SIZE, WHITE};
+use crate::{colour, Cell, Gomoku, Rule, CELLS, MAX_SIZE};
 
 /// The shape one direction gives a side at a cell, weakest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -119,7 +121,9 @@ pub const ORDINARY_MAX: i32 = 5_000;
 pub const NOISY_MAX: usize = 8;
 
 /// Neighbourhood codes: 0 empty, 1 own, 2 blocked; eight cells, base 3, nearest last... in
-/// the order -4, -3, -2, -1, +1, +2, +3, +4.
+/// the order -4, -3, -2, -1, +1, +2, +3, +4 (the board keeps them per cell the other way
+/// round, +4 first: the table is the same both ways, a line read backwards being the same
+/// line).
 const STATES: usize = 6561;
 
 /// The two tables: index 0 five or more wins, index 1 exactly five.
@@ -277,20 +281,9 @@ impl Gomoku {
     fn read_cell(&self, p: usize, exact: [bool; 2]) -> Read {
         let t = tables();
         let mut kinds = [[Kind::None; 4]; 2];
-        for (i, &d) in DIRECTIONS.iter().enumerate() {
-            let (mut b, mut w) = (0usize, 0usize);
-            for q in [p + 4 * d, p + 3 * d, p + 2 * d, p + d] {
-                let (cb, cw) = code(self.board[q]);
-                b = b * 3 + cb;
-                w = w * 3 + cw;
-            }
-            for q in [p - d, p - 2 * d, p - 3 * d, p - 4 * d] {
-                let (cb, cw) = code(self.board[q]);
-                b = b * 3 + cb;
-                w = w * 3 + cw;
-            }
-            kinds[0][i] = t[usize::from(exact[0])][b];
-            kinds[1][i] = t[usize::from(exact[1])][w];
+        for (i, codes) in self.lines[p].iter().enumerate() {
+            kinds[0][i] = t[usize::from(exact[0])][usize::from(codes[0])];
+            kinds[1][i] = t[usize::from(exact[1])][usize::from(codes[1])];
         }
         Read { kinds }
     }
@@ -317,17 +310,6 @@ impl Gomoku {
     /// The cell of the board nearest its centre.
     fn centre(&self) -> Cell {
         Cell::new((self.width() - 1) / 2, (self.height() - 1) / 2)
-    }
-}
-
-/// Board value to (Black's code, White's code).
-#[inline]
-fn code(v: u8) -> (usize, usize) {
-    match v {
-        EMPTY => (0, 0),
-        BLACK => (1, 2),
-        WHITE => (2, 1),
-        _ => (2, 2),
     }
 }
 

@@ -95,8 +95,12 @@ impl GomocupEngine {
     fn answer(&mut self, deadline: Instant) -> Result<Answer, ArenaError> {
         self.p.answer(deadline, |line| match Reply::parse(line) {
             Ok(Reply::Move(p)) => Some(Answer::Move(p.to_string(), Thought::default())),
-            Ok(Reply::Message(_) | Reply::Debug(_)) => None,
-            // Anything else where a move is due (an ERROR, a SUGGEST) is the brain's answer,
+            // An ERROR or UNKNOWN is the brain's complaint about a line it was sent, not its
+            // answer: the move is still awaited, until the flag falls. (Rapfi, its search just
+            // ended, drops the word `INFO` of a line sent at once after its move and answers
+            // the rest as two unknown commands; it then plays the `TURN`, as Piskvork sees.)
+            Ok(Reply::Message(_) | Reply::Debug(_) | Reply::Error(_) | Reply::Unknown(_)) => None,
+            // Anything else where a move is due (a SUGGEST, free text) is the brain's answer,
             // and the arena refuses it as a move.
             _ => Some(Answer::Move(line.trim().to_string(), Thought::default())),
         })

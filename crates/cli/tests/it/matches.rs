@@ -684,6 +684,35 @@ fn a_time_per_move_is_the_turn_limit_of_a_gomocup_brain() {
         .count();
     assert_eq!(turns, 3, "{told}");
     assert!(!told.contains("time_left"), "{told}");
+    // A brain that complains (`ERROR`) before each of its moves, as Rapfi does of an `INFO`
+    // it reads while its search is ending: the complaint is not its move.
+    use std::os::unix::fs::PermissionsExt;
+    let grumbler = dir.join("grumbler.sh");
+    let script = format!(
+        "#!/bin/sh\n'{}' gomocup | sed -u 's/^\\([0-9]*,[0-9]*\\)$/ERROR Unknown command: X\\n\\1/'\n",
+        env!("CARGO_BIN_EXE_duel")
+    );
+    std::fs::write(&grumbler, script).unwrap();
+    std::fs::set_permissions(&grumbler, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let (out, err, ok) = duel(&[
+        "match",
+        "--game",
+        "gomoku",
+        "--first",
+        grumbler.to_str().unwrap(),
+        "--first-protocol",
+        "gomocup",
+        "--second",
+        "duel:nodes=300",
+        "--tc",
+        "0.2/move",
+        "--openings",
+        book.to_str().unwrap(),
+        "--games",
+        "2",
+    ]);
+    assert!(ok, "{out}\n{err}");
+    assert_eq!(out.matches("(five in a row)").count(), 2, "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

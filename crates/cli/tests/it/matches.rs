@@ -600,19 +600,26 @@ fn gomoku_against_a_gomocup_brain() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A shell script `name` in `dir` whose body is `body`: its path.
+#[cfg(unix)]
+fn script(dir: &std::path::Path, name: &str, body: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
 /// A script that runs `duel SUBCOMMAND`, logging what it is told: (the script, the log).
 #[cfg(unix)]
 fn logged(dir: &std::path::Path, subcommand: &str) -> (String, std::path::PathBuf) {
-    use std::os::unix::fs::PermissionsExt;
-    let (log, wrap) = (dir.join("in.log"), dir.join("wrap.sh"));
-    let script = format!(
-        "#!/bin/sh\ntee -a '{}' | '{}' {subcommand}\n",
+    let log = dir.join("in.log");
+    let body = format!(
+        "tee -a '{}' | '{}' {subcommand}",
         log.display(),
         env!("CARGO_BIN_EXE_duel")
     );
-    std::fs::write(&wrap, script).unwrap();
-    std::fs::set_permissions(&wrap, std::fs::Permissions::from_mode(0o755)).unwrap();
-    (wrap.to_str().unwrap().to_string(), log)
+    (script(dir, "wrap.sh", &body), log)
 }
 
 /// A time per move over UCI is `go movetime`, whoever is to move.
@@ -653,23 +660,27 @@ fn a_time_per_move_is_the_turn_limit_of_a_gomocup_brain() {
     let (wrap, log) = logged(&dir, "gomocup");
     let book = dir.join("book.txt");
     std::fs::write(&book, "h8 a1 i8 a2 j8 a3\n").unwrap();
-    let (out, err, ok) = duel(&[
-        "match",
-        "--game",
-        "gomoku",
-        "--first",
-        &wrap,
-        "--first-protocol",
-        "gomocup",
-        "--second",
-        "duel:nodes=300",
-        "--tc",
-        "0.1/move",
-        "--openings",
-        book.to_str().unwrap(),
-        "--games",
-        "2",
-    ]);
+    let book = book.to_str().unwrap();
+    let two_games = |brain: &str, tc: &str| {
+        duel(&[
+            "match",
+            "--game",
+            "gomoku",
+            "--first",
+            brain,
+            "--first-protocol",
+            "gomocup",
+            "--second",
+            "duel:nodes=300",
+            "--tc",
+            tc,
+            "--openings",
+            book,
+            "--games",
+            "2",
+        ])
+    };
+    let (out, err, ok) = two_games(&wrap, "0.1/move");
     assert!(ok, "{out}\n{err}");
     assert!(out.contains("2 games at 0.1/move"), "{out}");
     assert!(
@@ -686,31 +697,12 @@ fn a_time_per_move_is_the_turn_limit_of_a_gomocup_brain() {
     assert!(!told.contains("time_left"), "{told}");
     // A brain that complains (`ERROR`) before each of its moves, as Rapfi does of an `INFO`
     // it reads while its search is ending: the complaint is not its move.
-    use std::os::unix::fs::PermissionsExt;
-    let grumbler = dir.join("grumbler.sh");
-    let script = format!(
-        "#!/bin/sh\n'{}' gomocup | sed -u 's/^\\([0-9]*,[0-9]*\\)$/ERROR Unknown command: X\\n\\1/'\n",
+    let body = format!(
+        "'{}' gomocup | sed -u 's/^\\([0-9]*,[0-9]*\\)$/ERROR Unknown command: X\\n\\1/'",
         env!("CARGO_BIN_EXE_duel")
     );
-    std::fs::write(&grumbler, script).unwrap();
-    std::fs::set_permissions(&grumbler, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let (out, err, ok) = duel(&[
-        "match",
-        "--game",
-        "gomoku",
-        "--first",
-        grumbler.to_str().unwrap(),
-        "--first-protocol",
-        "gomocup",
-        "--second",
-        "duel:nodes=300",
-        "--tc",
-        "0.2/move",
-        "--openings",
-        book.to_str().unwrap(),
-        "--games",
-        "2",
-    ]);
+    let grumbler = script(&dir, "grumbler.sh", &body);
+    let (out, err, ok) = two_games(&grumbler, "0.2/move");
     assert!(ok, "{out}\n{err}");
     assert_eq!(out.matches("(five in a row)").count(), 2, "{out}");
     let _ = std::fs::remove_dir_all(&dir);

@@ -18,6 +18,16 @@ pub trait Evaluator<G: Game>: Clone + Send + Sync + 'static {
         moves.clear();
     }
 
+    /// How many of its noisy moves (best first, as [`Evaluator::move_hints`] orders them)
+    /// quiescence tries `qply` plies past the horizon where the side to move may stand pat:
+    /// for games whose noisy moves breed more of themselves (Gomoku: a four and its block
+    /// leave new fours), so that quiescence stays a short look at the threats and not a
+    /// whole search. Forced nodes (see [`Evaluator::may_stand_pat`]) try every noisy move.
+    /// The default, `None`, tries them all.
+    fn noisy_limit(&self, _qply: u32) -> Option<usize> {
+        None
+    }
+
     /// Candidate moves: moves not worth searching here are removed from `moves` (the legal
     /// moves, in the game's order), the others kept in their order. Must leave at least one
     /// move when the list is non-empty, and depend only on the position: the transposition
@@ -56,6 +66,16 @@ pub trait Evaluator<G: Game>: Clone + Send + Sync + 'static {
     /// never extends.
     fn extend(&self, _pos: &G) -> bool {
         false
+    }
+
+    /// Whether quiescence may take the static value here instead of a move ("stand pat"):
+    /// not where the side to move must answer a threat the static value cannot see through
+    /// (Gomoku: the other side makes five next unless blocked), so that a forcing line is
+    /// followed to its end. Quiescence then searches the noisy moves only (the evaluator's
+    /// answers to the threat); with none, it falls back to the static value. The default
+    /// always stands pat.
+    fn may_stand_pat(&self, _pos: &G) -> bool {
+        true
     }
 
     /// The exact game-theoretic value, where the evaluator can compute it cheaply (an endgame

@@ -39,9 +39,10 @@ impl GameInfo for Gomoku {
         "g7 g5 h8 h6 i7 i6 j8 j7 j10 j9 k8 k11 l10 l8",
         "renju h8 i9 j10 h9 h10 g10 i8 g11 j8",
     ];
-    /// With the default evaluator's candidate moves, depth 5 is 130 141 nodes and about 1.1 s
-    /// for the five (2026-11-29, release, one core); depth 3 was only 7 238 nodes, too few to
-    /// show a change of the search, and depth 6 takes 5 s.
+    /// With the default evaluator's candidate moves and its fours followed in quiescence,
+    /// depth 5 is 262 427 nodes and about 1.4 s for the five (2026-11-29, release, one core;
+    /// 130 141 before quiescence followed fours); depth 3 was only 7 238 nodes, too few to
+    /// show a change of the search, and depth 6 takes several seconds.
     const BENCH_DEPTH: u32 = 5;
     /// With the candidate moves of `patterns`, depth 6 is about half a second in a middle
     /// game (37,618 nodes, 455 ms, `duel analyze gomoku -p "h8 i9 i8 g8 j7 k6 h10 h9"`).

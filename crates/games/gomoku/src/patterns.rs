@@ -32,13 +32,21 @@
 //! three), its open-four and four cells (the defences) and the side to move's own fours; else
 //! the cells within two of a stone (the centre on the empty board).
 //!
+//! **Threats past the horizon.** A five threatened by the last stone forces the reply: the
+//! search extends there (a four and its block cost one ply, not two) and quiescence may not
+//! stand pat (it must search the blocks), so quiescence follows the side to move's fours and
+//! their forced blocks as a VCF does, narrowing from eight fours to one and stopping after
+//! four ([`Evaluator::noisy_limit`]): a short VCF beyond the horizon is a proven win, with
+//! its mate distance. (In a search the threat is always the last stone's: the candidates
+//! against a threat are its blocks.)
+//!
 //! The weights are reasoned, not fitted: see the constants.
 
 use std::sync::OnceLock;
 
 use duel_core::{Evaluator, Game, Side};
 
-use crate::{colour, Cell, Gomoku, Rule, CELLS, MAX_SIZE};
+use crate::{colour, Cell, Gomoku, Rule, CELLS, DIRECTIONS, EMPTY, MAX_SIZE};
 
 /// The shape one direction gives a side at a cell, weakest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -307,6 +315,28 @@ impl Gomoku {
         set
     }
 
+    /// Whether the side waiting threatens five through its last stone, so that the side to
+    /// move must block (or make five first). The last stone's own line codes say whether
+    /// one more stone makes five on one of its lines; the rules confirm the cell (caro's
+    /// blocked fives, renju's exactly five for Black).
+    fn must_block(&self, exact: [bool; 2]) -> bool {
+        let Some(last) = self.last_move() else {
+            return false;
+        };
+        let p = last.padded();
+        let colour = self.board[p];
+        let c = usize::from(colour) - 1;
+        let t = &tables()[usize::from(exact[c])];
+        self.lines[p].iter().zip(DIRECTIONS).any(|(codes, d)| {
+            t[usize::from(codes[c])] >= Kind::Block4
+                && (1..=4).any(|k| {
+                    [p + k * d, p - k * d]
+                        .into_iter()
+                        .any(|q| self.board[q] == EMPTY && self.wins_at(q, colour))
+                })
+        })
+    }
+
     /// The cell of the board nearest its centre.
     fn centre(&self) -> Cell {
         Cell::new((self.width() - 1) / 2, (self.height() - 1) / 2)
@@ -427,6 +457,26 @@ impl Evaluator<Gomoku> for Patterns {
             return ordinary / 2 + WIN_SOON / 2;
         }
         ordinary
+    }
+
+    /// [`NOISY_MAX`] fours at the horizon, half as many two plies on (after the other
+    /// side's block), and none from the eighth ply: four fours at most, 64 lines, where an
+    /// unbounded chain of fours grows like a whole VCF search at every leaf.
+    fn noisy_limit(&self, qply: u32) -> Option<usize> {
+        Some(NOISY_MAX.checked_shr(qply / 2).unwrap_or(0))
+    }
+
+    /// A five threatened: the block is forced, so the search looks a ply further (as chess
+    /// does for a check), and a four followed by its block costs one ply of depth, not two.
+    fn extend(&self, pos: &Gomoku) -> bool {
+        pos.must_block(exact_fives(pos.rule()))
+    }
+
+    /// Not when a five is threatened: the static value would guess where the block and what
+    /// follows can be searched (the noisy moves are then the blocks), so quiescence follows
+    /// fours and their blocks as a VCF does.
+    fn may_stand_pat(&self, pos: &Gomoku) -> bool {
+        !pos.must_block(exact_fives(pos.rule()))
     }
 
     /// Cell scores, attack and defence: a five, then the block of the other side's five, then

@@ -83,7 +83,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
             depth
         };
         if depth == 0 {
-            return self.quiesce(ply, alpha, beta);
+            return self.quiesce(ply, 0, alpha, beta);
         }
         // 3f. Transposition table: a deep-enough bound ends the node; its move and static
         // value serve the steps below either way.

@@ -8,14 +8,26 @@ use super::worker::Worker;
 
 impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
     /// Step 4: quiescence. The side to move may stand pat on the static value or try a noisy
-    /// move; with no noisy-move hook (or the option off) this is the static evaluation.
-    pub(super) fn quiesce(&mut self, ply: usize, mut alpha: Score, beta: Score) -> Score {
+    /// move (where the evaluator forbids standing pat, it must move: a forced line is
+    /// followed to its end); with no noisy-move hook (or the option off) this is the static
+    /// evaluation.
+    pub(super) fn quiesce(
+        &mut self,
+        ply: usize,
+        qply: u32,
+        mut alpha: Score,
+        beta: Score,
+    ) -> Score {
         self.stats.evals += 1;
         self.horizon += 1;
         let slot = self.correction_slot();
         let raw = self.static_value();
         let stand_pat = Score::heuristic(self.corrected(slot, raw));
-        if !self.config.quiescence || stand_pat >= beta || ply as i32 >= Score::MAX_PLY - 2 {
+        if !self.config.quiescence || ply as i32 >= Score::MAX_PLY - 2 {
+            return stand_pat;
+        }
+        let may_stand = self.eval.may_stand_pat(&self.pos);
+        if may_stand && (stand_pat >= beta || self.eval.noisy_limit(qply) == Some(0)) {
             return stand_pat;
         }
         let mut moves = std::mem::take(&mut self.stack[ply].moves);
@@ -36,8 +48,19 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
             }
             self.hints = hints;
         }
-        let mut best = stand_pat;
-        alpha = alpha.max(stand_pat);
+        if may_stand {
+            if let Some(n) = self.eval.noisy_limit(qply) {
+                moves.truncate(n);
+            }
+        }
+        if !may_stand && moves.is_empty() {
+            self.stack[ply].moves = moves;
+            return stand_pat;
+        }
+        let mut best = if may_stand { stand_pat } else { -Score::INF };
+        if may_stand {
+            alpha = alpha.max(stand_pat);
+        }
         // Out of check, a capture whose exchange leaves the value far below alpha is not
         // worth a node. (In check every evasion is searched.)
         let may_prune = self.config.exchange_pruning && !self.eval.extend(&self.pos);
@@ -58,7 +81,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
             let v = match self.pos.outcome() {
                 Some(o) => -terminal(o, ply + 1),
                 None if self.stopped => Score::DRAW,
-                None => -self.quiesce(ply + 1, -beta, -alpha),
+                None => -self.quiesce(ply + 1, qply + 1, -beta, -alpha),
             };
             self.pos.undo(mv);
             if self.stopped {
@@ -74,6 +97,11 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
             }
         }
         self.stack[ply].moves = moves;
+        // Stopped before the first forced move came back: the value is thrown away, but it
+        // must still be a value.
+        if best == -Score::INF {
+            return stand_pat;
+        }
         best
     }
 }

@@ -74,3 +74,23 @@ fn candidates_off_the_engine_equals_the_reference_search() {
         assert!(pruned.stats.nodes < r.stats.nodes, "'{moves}'");
     }
 }
+
+/// Black to move has a VCF of three fours and none of two (the solver's test
+/// `three_fours_in_a_row`): a depth-1 search proves it, the four and its forced block being
+/// followed past the horizon (no standing pat against a five, the block extended), and
+/// without quiescence it does not.
+#[test]
+fn quiescence_follows_fours_to_a_proven_win() {
+    let pos =
+        Gomoku::from_text("e8 d8 f8 g9 g8 h4 g6 h10 g7 d5 h6 e4 h7 j9 e5 e9 f5 j4 o15 f6").unwrap();
+    let search = |config: SearchConfig| {
+        Searcher::new(Patterns, config).search(&pos, &Limits::depth(1), |_| {})
+    };
+    let r = search(SearchConfig::default());
+    assert!(r.value.is_win(), "{:?}", r.value);
+    let flat = search(SearchConfig {
+        quiescence: false,
+        ..SearchConfig::default()
+    });
+    assert!(!flat.value.is_win(), "{:?}", flat.value);
+}

@@ -179,3 +179,24 @@ fn noisy_moves_are_fives_then_blocks_then_fours() {
     Patterns.noisy_moves(&pos, &mut noisy);
     assert_eq!(noisy.len(), 4, "{noisy:?}");
 }
+
+/// Against a five threatened by the last stone the side to move may not stand pat and the
+/// search extends; not against a three, and not once the four is blocked. Quiescence's
+/// fours narrow as it goes on, to none from its eighth ply.
+#[test]
+fn a_threatened_five_is_forcing() {
+    let mut pos = setup("", "e8 f8 g8 a1", "d8 o1 o3 o5");
+    assert!(Patterns.may_stand_pat(&pos) && !Patterns.extend(&pos));
+    pos.play(cell(&pos, "h8"));
+    assert!(!Patterns.may_stand_pat(&pos) && Patterns.extend(&pos));
+    pos.play(cell(&pos, "i8"));
+    assert!(Patterns.may_stand_pat(&pos) && !Patterns.extend(&pos));
+    // Caro: e8-i8 with d8 and j8 both White is no five, so the four e8-h8 with d8 White
+    // threatens nothing once j8 is White too.
+    let mut caro = setup("caro", "e8 f8 g8 a1", "d8 j8 o3 o5");
+    caro.play(cell(&caro, "h8"));
+    assert!(Patterns.may_stand_pat(&caro));
+    let limits: Vec<_> = (0..10).map(|q| Patterns.noisy_limit(q)).collect();
+    let expected = [8, 8, 4, 4, 2, 2, 1, 1, 0, 0].map(Some);
+    assert_eq!(limits, expected);
+}

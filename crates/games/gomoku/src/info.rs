@@ -10,6 +10,7 @@ use duel_core::solve::{
 };
 use duel_core::{
     EvaluatorError, EvaluatorVisitor, Game, GameInfo, Outcome, PositionError, RecordInfo, Score,
+    SearchProfile,
 };
 
 use crate::vcf::{
@@ -39,14 +40,24 @@ impl GameInfo for Gomoku {
         "g7 g5 h8 h6 i7 i6 j8 j7 j10 j9 k8 k11 l10 l8",
         "renju h8 i9 j10 h9 h10 g10 i8 g11 j8",
     ];
-    /// With the default evaluator's candidate moves and its fours followed in quiescence,
-    /// depth 5 is 262 427 nodes and about 1.4 s for the five (2026-11-29, release, one core;
-    /// 130 141 before quiescence followed fours); depth 3 was only 7 238 nodes, too few to
-    /// show a change of the search, and depth 6 takes several seconds.
+    /// With the default evaluator's candidate moves, its fours followed in quiescence and
+    /// late moves reduced, depth 5 is 184 449 nodes and under a second for the five
+    /// (2026-11-29, release, one core; 130 141 before quiescence followed fours); depth 3
+    /// was only 7 238 nodes, too few to show a change of the search.
     const BENCH_DEPTH: u32 = 5;
     /// With the candidate moves of `patterns`, depth 6 is about half a second in a middle
     /// game (37,618 nodes, 455 ms, `duel analyze gomoku -p "h8 i9 i8 g8 j7 k6 h10 h9"`).
     const DEFAULT_DEPTH: u32 = 6;
+    /// Late-move reductions and late-move pruning: after the threats and the cells the hints
+    /// rate (the ordering's first moves), the many weak cells near the stones are searched
+    /// shallower or not at all near the horizon; a move that makes a four (a forcing reply)
+    /// never is. No null move (passing is no move in Gomoku), no futility: the evaluation's
+    /// swings between quiet moves are as large as any margin.
+    const SEARCH_PROFILE: SearchProfile = SearchProfile {
+        lmr: true,
+        late_move_pruning: true,
+        ..SearchProfile::NONE
+    };
     /// A depth-3 judge of every random opening takes a second or two.
     const OPENING_DEPTH: u32 = 3;
     /// Below an open three's weight (700 for the side waiting, 1500 for the side to move): an

@@ -15,7 +15,7 @@ use duel_core::{
 use crate::vcf::{
     quick_vcf, solve_threats, ThreatKind, ThreatLimits, ThreatStop, SOLVE_DEFAULT_NODES, VCT_DEPTH,
 };
-use crate::{Gomoku, Patterns, Textbook, Variant};
+use crate::{Gomoku, PatternWeights, Patterns, Textbook, Variant};
 
 impl GameInfo for Gomoku {
     const TITLE: &'static str = "Gomoku";
@@ -29,6 +29,8 @@ impl GameInfo for Gomoku {
         is freestyle on 15x15";
     const PROTOCOLS: &'static [&'static str] = &["gomocup"];
     const EVALUATORS: &'static [&'static str] = &["patterns", "textbook"];
+    /// The line patterns read their weights from a file as `weights/patterns.txt` is written.
+    const FILE_EVALUATORS: &'static [&'static str] = &["patterns"];
     const SIDE_NAMES: [&'static str; 2] = ["Black", "White"];
     /// Freestyle 15x15 from the empty board to a crowded middle game (the fourth is puzzle 0
     /// of `data/gomoku/vcf-puzzles.txt`), and a renju middle game.
@@ -62,15 +64,23 @@ impl GameInfo for Gomoku {
         Gomoku::read(start.board_variant(), text)
     }
 
-    /// The line patterns (the default) or the textbook counts; no file.
+    /// The line patterns (the default; their weights from `file` if one is given) or the
+    /// textbook counts.
     fn make_evaluator<V: EvaluatorVisitor<Self>>(
         name: &str,
-        _file: Option<&Path>,
+        file: Option<&Path>,
         visitor: V,
     ) -> Result<V::Output, EvaluatorError> {
-        match name {
-            "textbook" => Ok(visitor.visit(Textbook)),
-            _ => Ok(visitor.visit(Patterns)),
+        match (name, file) {
+            ("textbook", _) => Ok(visitor.visit(Textbook)),
+            (_, Some(path)) => {
+                let text =
+                    std::fs::read_to_string(path).map_err(|e| EvaluatorError::file(path, e))?;
+                let weights =
+                    PatternWeights::parse(&text).map_err(|e| EvaluatorError::file(path, e))?;
+                Ok(visitor.visit(Patterns::new(weights)))
+            }
+            _ => Ok(visitor.visit(Patterns::default())),
         }
     }
 

@@ -56,6 +56,7 @@ mod patterns;
 pub mod renju;
 mod variant;
 pub mod vcf;
+pub mod weights;
 
 use std::fmt;
 
@@ -66,6 +67,7 @@ pub use patterns::{line_kind, Kind, Patterns, Threat};
 pub use renju::Forbidden;
 pub use variant::{Rule, Variant, VariantError, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
 pub use vcf::{solve_threats, ThreatKind, ThreatLimits, ThreatResult, ThreatStop, ThreatWin};
+pub use weights::{Features, PatternWeights, WeightsError};
 
 /// Cells of the largest board: the range of move indices.
 pub const CELLS: usize = MAX_SIZE as usize * MAX_SIZE as usize;

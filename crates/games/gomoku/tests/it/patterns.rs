@@ -98,22 +98,22 @@ fn threats_combine_directions() {
 fn side_to_move_decides_what_a_four_is_worth() {
     let black_to_move = setup("", "e8 f8 g8 h8 a1", "d8 o1 o3 o5 o7");
     let white_to_move = setup("", "e8 f8 g8 h8 a1", "d8 o1 o3 o5");
-    assert!(Patterns.evaluate(&black_to_move) >= 15_000);
-    let v = Patterns.evaluate(&white_to_move);
+    assert!(Patterns::default().evaluate(&black_to_move) >= 15_000);
+    let v = Patterns::default().evaluate(&white_to_move);
     assert!(v.abs() < 10_000, "{v}");
     let mut moves = Vec::new();
     white_to_move.generate_moves(&mut moves);
-    Patterns.prune_moves(&white_to_move, &mut moves);
+    Patterns::default().prune_moves(&white_to_move, &mut moves);
     assert_eq!(moves, vec![cell(&white_to_move, "i8")]);
     black_to_move.generate_moves(&mut moves);
-    Patterns.prune_moves(&black_to_move, &mut moves);
+    Patterns::default().prune_moves(&black_to_move, &mut moves);
     assert_eq!(moves, vec![cell(&black_to_move, "i8")]);
 }
 
 #[test]
 fn open_four_of_the_waiting_side_is_lost() {
     let pos = setup("", "e8 f8 g8 h8 a1", "o1 o3 o5 o7");
-    assert!(Patterns.evaluate(&pos) <= -10_000);
+    assert!(Patterns::default().evaluate(&pos) <= -10_000);
 }
 
 #[test]
@@ -122,7 +122,7 @@ fn candidates_against_an_open_three() {
     let pos = setup("", "f8 g8 h8", "a15 o15");
     let mut moves = Vec::new();
     pos.generate_moves(&mut moves);
-    Patterns.prune_moves(&pos, &mut moves);
+    Patterns::default().prune_moves(&pos, &mut moves);
     let names: Vec<String> = moves.iter().map(|&c| pos.format_move(c)).collect();
     for must in ["e8", "i8"] {
         assert!(names.contains(&must.to_string()), "{names:?}");
@@ -131,7 +131,7 @@ fn candidates_against_an_open_three() {
     // And the side to move's own fours are candidates too.
     let pos = setup("", "f8 g8 h8 c3", "b2 b3 b4 a15");
     pos.generate_moves(&mut moves);
-    Patterns.prune_moves(&pos, &mut moves);
+    Patterns::default().prune_moves(&pos, &mut moves);
     let names: Vec<String> = moves.iter().map(|&c| pos.format_move(c)).collect();
     assert!(names.contains(&"b5".to_string()), "{names:?}");
     assert!(names.contains(&"b1".to_string()), "{names:?}");
@@ -142,7 +142,7 @@ fn candidates_on_the_empty_board_and_never_none() {
     let pos = Gomoku::start();
     let mut moves = Vec::new();
     pos.generate_moves(&mut moves);
-    Patterns.prune_moves(&pos, &mut moves);
+    Patterns::default().prune_moves(&pos, &mut moves);
     assert_eq!(moves, vec![cell(&pos, "h8")]);
     let mut rng = SplitMix64::new(7);
     for spec in ["", "renju", "standard", "caro:9"] {
@@ -151,13 +151,13 @@ fn candidates_on_the_empty_board_and_never_none() {
             while pos.outcome().is_none() {
                 pos.generate_moves(&mut moves);
                 let all = moves.clone();
-                Patterns.prune_moves(&pos, &mut moves);
+                Patterns::default().prune_moves(&pos, &mut moves);
                 assert!(!moves.is_empty(), "{pos:?}");
                 assert!(moves.iter().all(|m| all.contains(m)));
-                let v = Patterns.evaluate(&pos);
+                let v = Patterns::default().evaluate(&pos);
                 assert!(v.abs() <= Score::MAX_HEURISTIC, "{v}");
                 let mut noisy = Vec::new();
-                Patterns.noisy_moves(&pos, &mut noisy);
+                Patterns::default().noisy_moves(&pos, &mut noisy);
                 assert!(noisy.iter().all(|m| all.contains(m)), "{pos:?}");
                 pos.play(all[rng.below(all.len())]);
             }
@@ -169,13 +169,13 @@ fn candidates_on_the_empty_board_and_never_none() {
 fn noisy_moves_are_fives_then_blocks_then_fours() {
     let pos = setup("", "e8 f8 g8 h8 a1", "d8 o1 o3 o5 o7");
     let mut noisy = Vec::new();
-    Patterns.noisy_moves(&pos, &mut noisy);
+    Patterns::default().noisy_moves(&pos, &mut noisy);
     assert_eq!(noisy, vec![cell(&pos, "i8")]);
     let pos = setup("", "e8 f8 g8 h8 a1", "d8 o1 o3 o5");
-    Patterns.noisy_moves(&pos, &mut noisy);
+    Patterns::default().noisy_moves(&pos, &mut noisy);
     assert_eq!(noisy, vec![cell(&pos, "i8")]);
     // Black f8 g8 h8 (open three), Black to move: fours only (e8, i8 open fours; d8, j8 fours).
     let pos = setup("", "f8 g8 h8 a1", "o1 o3 o5 o7");
-    Patterns.noisy_moves(&pos, &mut noisy);
+    Patterns::default().noisy_moves(&pos, &mut noisy);
     assert_eq!(noisy.len(), 4, "{noisy:?}");
 }

@@ -63,7 +63,7 @@ use std::fmt;
 use duel_core::{Game, MoveError, Outcome, PositionError, Side, SplitMix64};
 
 pub use eval::{Shapes, Textbook};
-pub use patterns::{line_kind, Kind, Patterns, Threat};
+pub use patterns::{line_kind, Kind, Patterns, Threat, ORDINARY_MAX};
 pub use renju::Forbidden;
 pub use variant::{Rule, Variant, VariantError, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
 pub use vcf::{solve_threats, ThreatKind, ThreatLimits, ThreatResult, ThreatStop, ThreatWin};

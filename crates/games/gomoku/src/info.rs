@@ -50,7 +50,8 @@ impl GameInfo for Gomoku {
     const DEFAULT_DEPTH: u32 = 6;
     /// A depth-3 judge of every random opening takes a second or two.
     const OPENING_DEPTH: u32 = 3;
-    /// Below an open three's weight (700 for the side waiting, 1500 for the side to move): an
+    /// Below what an open three of the side waiting weighs (over 1,000 with the committed
+    /// weights: two open-four cells and two four cells; the side to move's wins outright): an
     /// opening where neither side has a three yet, whatever its twos.
     const OPENING_MARGIN: i32 = 300;
 

@@ -46,7 +46,8 @@
 //! - [`Gomoku`] implements [`Game`] and [`duel_core::GameInfo`];
 //! - [`Textbook`] is the founding texts' line-pattern evaluation, side-to-move aware;
 //! - [`Patterns`] is the strong evaluator (the default): per-cell line patterns from a table,
-//!   threats, and candidate moves.
+//!   threats, and candidate moves; its ordinary evaluation weighs features by
+//!   `weights/patterns.txt` ([`weights`]), fitted by `duel-train gomoku-fit`.
 //! - [`vcf`] proves wins by threat-space search (VCF, then VCT): `duel solve gomoku`, and the
 //!   VCF probe `analyze` and `play` make before a search.
 

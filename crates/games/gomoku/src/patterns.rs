@@ -35,9 +35,10 @@
 //! three), its open-four and four cells (the defences) and the side to move's own fours; else
 //! the cells within two of a stone (the centre on the empty board).
 //!
-//! The constants [`KIND_WEIGHT`] and [`THREAT_BONUS`] (weighed [`TO_MOVE`] against
-//! [`WAITING`]) are reasoned by hand: move ordering scores cells by them, and the weights file
-//! first held exactly them ([`PatternWeights::hand`]).
+//! The evaluation's weights are fitted by `duel-train gomoku-fit` to the results of duel's own
+//! self-play (`weights/README.md`), starting from the hand-reasoned constants [`KIND_WEIGHT`]
+//! and [`THREAT_BONUS`] weighed [`TO_MOVE`] against [`WAITING`] ([`PatternWeights::hand`]).
+//! Move ordering still scores cells by those constants.
 
 use std::sync::{Arc, OnceLock};
 

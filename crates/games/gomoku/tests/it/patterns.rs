@@ -179,3 +179,39 @@ fn noisy_moves_are_fives_then_blocks_then_fours() {
     Patterns::default().noisy_moves(&pos, &mut noisy);
     assert_eq!(noisy.len(), 4, "{noisy:?}");
 }
+
+/// `patterns` reads its weights from a file when given one, and names a bad file's fault.
+#[test]
+fn patterns_weights_from_a_file() {
+    struct Eval(Gomoku);
+    impl duel_core::EvaluatorVisitor<Gomoku> for Eval {
+        type Output = i32;
+        fn visit<E: Evaluator<Gomoku>>(self, eval: E) -> i32 {
+            eval.evaluate(&self.0)
+        }
+    }
+    let pos = setup("", "h8 i8", "h9");
+    let dir = std::env::temp_dir().join(format!("duel-gomoku-weights-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let doubled = dir.join("doubled.txt");
+    let mut w = duel_gomoku::PatternWeights::committed().clone();
+    for i in 0..duel_gomoku::weights::N_FEATURES {
+        w.set(i, w.get(i).map(|v| 2 * v));
+    }
+    std::fs::write(&doubled, w.to_text("doubled")).unwrap();
+    let built_in = Gomoku::with_evaluator("patterns", None, Eval(pos.clone())).unwrap();
+    let from_file = Gomoku::with_evaluator("patterns", Some(&doubled), Eval(pos.clone())).unwrap();
+    assert!(
+        (from_file - 2 * built_in).abs() <= 1,
+        "{built_in} {from_file}"
+    );
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "kind.block1 1 2\n").unwrap();
+    let err = Gomoku::with_evaluator("patterns", Some(&bad), Eval(pos.clone())).unwrap_err();
+    assert!(
+        err.to_string().contains("no weight for kind.flex1"),
+        "{err}"
+    );
+    assert!(Gomoku::with_evaluator("textbook", Some(&bad), Eval(pos)).is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

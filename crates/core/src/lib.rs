@@ -17,6 +17,7 @@ mod score;
 pub mod conformance;
 pub mod perft;
 pub mod solve;
+pub mod weights;
 
 pub use error::{MoveError, PositionError};
 pub use eval::Evaluator;

@@ -21,6 +21,7 @@ use duel_chess::strong::{
 use duel_chess::{is_noisy, Chess, Pst, Strong};
 use duel_core::{Evaluator, Game, Side, SplitMix64};
 use duel_search::engine::{Limits, SearchConfig, Searcher};
+use duel_train::texel::{adam, best_k, floats_to_pairs, pairs_to_floats, sigmoid, Adam, LN10_400};
 
 /// Plies of random legal moves that open every game: variety, since the searches themselves are
 /// deterministic at a fixed node count.
@@ -561,41 +562,19 @@ impl Sample {
     }
 }
 
-const LN10_400: f64 = std::f64::consts::LN_10 / 400.0;
-
-/// Texel's expected score of a White value `kq` (already scaled by K), in centipawns.
-fn sigmoid(kq: f64) -> f64 {
-    1.0 / (1.0 + 10f64.powf(-kq / 400.0))
-}
-
 fn to_floats(w: &Weights) -> Vec<f64> {
-    (0..N_FEATURES)
-        .flat_map(|i| w.get(i).map(f64::from))
-        .collect()
+    pairs_to_floats(N_FEATURES, |i| w.get(i))
 }
 
 fn to_weights(w: &[f64]) -> Weights {
     let mut out = Weights::zero();
-    for i in 0..N_FEATURES {
-        out.set(i, [w[2 * i].round() as i32, w[2 * i + 1].round() as i32]);
-    }
+    floats_to_pairs(w, |i, p| out.set(i, p));
     out
 }
 
-/// The K minimising the loss of weights `w` (golden-section search: the loss is unimodal in K).
+/// The K minimising the loss of weights `w`.
 fn fit_k(data: &Dataset, samples: &[Sample], w: &[f64]) -> f64 {
-    let (mut a, mut b) = (0.05f64, 5.0f64);
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..60 {
-        let c = b - g * (b - a);
-        let d = a + g * (b - a);
-        if data.loss(samples, w, c) < data.loss(samples, w, d) {
-            b = d;
-        } else {
-            a = c;
-        }
-    }
-    (a + b) / 2.0
+    best_k(0.05, 5.0, |k| data.loss(samples, w, k))
 }
 
 /// What `chess-fit` is asked for.
@@ -630,7 +609,6 @@ pub fn fit(
 ) -> FitResult {
     let n_valid = data.len() * cfg.valid_percent.min(90) as usize / 100;
     let mut w = to_floats(init);
-    let w0 = w.clone();
     // K maps the starting weights' values to results; the recorded search values are on the
     // same scale (the games' evaluator), so the same K turns them into expected scores.
     let k = fit_k(data, data.split(data.len() - n_valid).0, &w);
@@ -658,33 +636,19 @@ pub fn fit(
         data.loss(valid, &w, k)
     );
     log(summary.trim_end());
-    let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-12);
-    let mut m = vec![0.0; w.len()];
-    let mut v = vec![0.0; w.len()];
-    let mut grad = vec![0.0; w.len()];
-    for epoch in 1..=cfg.epochs {
-        data.gradient(train, &w, k, &mut grad);
-        for j in 0..w.len() {
-            grad[j] += 2.0 * cfg.lambda * (w[j] - w0[j]);
-        }
-        // The step shrinks to a tenth by the end, to settle rather than circle the minimum.
-        let lr = cfg.learning_rate * (1.0 - 0.9 * f64::from(epoch - 1) / f64::from(cfg.epochs));
-        let (c1, c2) = (1.0 - b1.powi(epoch as i32), 1.0 - b2.powi(epoch as i32));
-        for j in 0..w.len() {
-            m[j] = b1 * m[j] + (1.0 - b1) * grad[j];
-            v[j] = b2 * v[j] + (1.0 - b2) * grad[j] * grad[j];
-            if v[j] > 0.0 {
-                w[j] -= lr * (m[j] / c1) / ((v[j] / c2).sqrt() + eps);
-            }
-        }
-        if epoch % 50 == 0 || epoch == cfg.epochs {
-            log(&format!(
-                "epoch {epoch}: train loss {:.6}, validation loss {:.6}",
-                data.loss(train, &w, k),
-                data.loss(valid, &w, k)
-            ));
-        }
-    }
+    let adam_cfg = Adam {
+        epochs: cfg.epochs,
+        learning_rate: cfg.learning_rate,
+        lambda: cfg.lambda,
+        log_every: 50,
+    };
+    adam(
+        &mut w,
+        &adam_cfg,
+        |w, grad| data.gradient(train, w, k, grad),
+        |w| (data.loss(train, w, k), data.loss(valid, w, k)),
+        &mut log,
+    );
     recentre(data, train, &mut w);
     let weights = to_weights(&w);
     let wr = to_floats(&weights);

@@ -5,3 +5,4 @@
 pub mod data;
 pub mod fit;
 pub mod matches;
+pub mod texel;

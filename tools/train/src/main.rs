@@ -1,9 +1,10 @@
 //! `duel-train`: generates labelled Othello positions, fits the pattern weights, measures the
 //! evaluator's speed and plays evaluator matches; the same for chess's Strong evaluator
-//! (`chess-*` subcommands). See `crates/games/othello/weights/README.md` and
-//! `crates/games/chess/weights/README.md` for the commands that produced the committed weights.
+//! (`chess-*` subcommands); the same for Gomoku's Patterns (`gomoku-*`). See `crates/games/othello/weights/README.md` and
+//! `crates/games/chess/weights/README.md` and `crates/games/gomoku/weights/README.md` for the commands that produced the committed weights.
 
 mod chess;
+mod gomoku;
 mod nnue;
 
 use std::io::{BufWriter, Write};
@@ -12,7 +13,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use duel_othello::{Pattern, Textbook};
 
 use duel_train::data::{self, GenConfig};
@@ -21,7 +22,7 @@ use duel_train::{fit, matches};
 #[derive(Parser)]
 #[command(
     name = "duel-train",
-    about = "Fit and test duel's Othello pattern and chess Strong evaluators"
+    about = "Fit and test duel's Othello pattern, chess Strong and Gomoku Patterns evaluators"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -38,6 +39,66 @@ enum EvalName {
 enum ChessEval {
     Pst,
     Strong,
+}
+
+/// The flags of every self-play generation.
+#[derive(Args)]
+struct SelfPlayArgs {
+    /// The file to append to.
+    #[arg(long)]
+    out: PathBuf,
+    #[arg(long, default_value_t = 1000)]
+    games: u32,
+    /// Nodes per move.
+    #[arg(long, default_value_t = 3000)]
+    nodes: u64,
+    #[arg(long, default_value_t = 2026)]
+    seed: u64,
+}
+
+/// The flags every Texel fit takes.
+#[derive(Args)]
+struct TexelArgs {
+    /// The game's `-gen` files (validation holds out the tail of the last one).
+    #[arg(long, required = true, num_args = 1..)]
+    data: Vec<PathBuf>,
+    /// The weights file to write.
+    #[arg(long)]
+    out: PathBuf,
+    /// Starting weights (default: the hand ones; chess: Pst's values, zero for the other
+    /// terms).
+    #[arg(long)]
+    init: Option<PathBuf>,
+    /// Percent of positions (the files' tail) held out for validation.
+    #[arg(long, default_value_t = 10)]
+    valid_percent: u32,
+    #[arg(long, default_value_t = 400)]
+    epochs: u32,
+    /// Adam's first step size, in the weights' units (chess centipawns, Gomoku eighths).
+    #[arg(long, default_value_t = 2.0)]
+    learning_rate: f64,
+    /// L2 penalty towards the starting weights, λ·Σ(w − w_init)², w in the weights' units.
+    #[arg(long, default_value_t = 0.0)]
+    lambda: f64,
+}
+
+impl TexelArgs {
+    /// Refuses settings that cannot work; reads the data files' text.
+    fn check_and_read(&self) -> Result<String> {
+        if self.valid_percent >= 100
+            || self.epochs == 0
+            || !self.learning_rate.is_finite()
+            || self.learning_rate <= 0.0
+            || !self.lambda.is_finite()
+            || self.lambda < 0.0
+        {
+            bail!(
+                "need --valid-percent below 100, --epochs at least 1, a positive --learning-rate \
+                 and a --lambda of 0 or more"
+            );
+        }
+        read_all(&self.data)
+    }
 }
 
 #[derive(Subcommand)]
@@ -124,15 +185,8 @@ enum Command {
         /// Weights for `--eval strong` (default: the committed ones).
         #[arg(long)]
         weights: Option<PathBuf>,
-        #[arg(long)]
-        out: PathBuf,
-        #[arg(long, default_value_t = 1000)]
-        games: u32,
-        /// Nodes per move.
-        #[arg(long, default_value_t = 3000)]
-        nodes: u64,
-        #[arg(long, default_value_t = 2026)]
-        seed: u64,
+        #[command(flatten)]
+        play: SelfPlayArgs,
         /// Games played at once, one search thread each.
         #[arg(long, default_value_t = 1)]
         threads: usize,
@@ -143,26 +197,8 @@ enum Command {
     },
     /// Texel fit of chess Strong's weights on `chess-gen` files; writes a weights file.
     ChessFit {
-        /// `FEN;result` files (validation holds out the tail of the last one).
-        #[arg(long, required = true, num_args = 1..)]
-        data: Vec<PathBuf>,
-        /// The weights file to write.
-        #[arg(long)]
-        out: PathBuf,
-        /// Starting weights (default: Pst's hand values, zero for the other terms).
-        #[arg(long)]
-        init: Option<PathBuf>,
-        /// Percent of positions (the files' tail) held out for validation.
-        #[arg(long, default_value_t = 10)]
-        valid_percent: u32,
-        #[arg(long, default_value_t = 400)]
-        epochs: u32,
-        /// Adam's first step size, in centipawns.
-        #[arg(long, default_value_t = 2.0)]
-        learning_rate: f64,
-        /// L2 penalty towards the starting weights, λ·Σ(w − w_init)² with w in centipawns.
-        #[arg(long, default_value_t = 0.0)]
-        lambda: f64,
+        #[command(flatten)]
+        texel: TexelArgs,
         /// Share of each label taken from the search value recorded with the position (0 to 1;
         /// positions recorded without one keep their game result).
         #[arg(long, default_value_t = 0.0)]
@@ -255,6 +291,23 @@ enum Command {
         #[arg(long)]
         init: Option<PathBuf>,
     },
+    /// Gomoku self-play with Patterns at fixed nodes per move on one thread, from random
+    /// openings; appends the positions of ordinary evaluation labelled with the game's result
+    /// (`moves;result`, result for Black) to a file.
+    GomokuGen {
+        #[command(flatten)]
+        play: SelfPlayArgs,
+        /// Patterns' weights for both players (default: the committed ones).
+        #[arg(long)]
+        weights: Option<PathBuf>,
+        #[command(flatten)]
+        games_like: gomoku::GameConfig,
+    },
+    /// Texel fit of Patterns' weights on `gomoku-gen` files; writes a weights file.
+    GomokuFit {
+        #[command(flatten)]
+        texel: TexelArgs,
+    },
     /// Chess Strong against Pst at equal fixed nodes per move, each opening with both colours.
     ChessMatch {
         #[arg(long, default_value_t = 20_000)]
@@ -274,6 +327,15 @@ fn load_chess_weights(path: &PathBuf) -> Result<duel_chess::strong::Weights> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     duel_chess::strong::Weights::parse(&text).with_context(|| path.display().to_string())
+}
+
+fn load_gomoku_weights(path: Option<&PathBuf>) -> Result<duel_gomoku::PatternWeights> {
+    let Some(path) = path else {
+        return Ok(duel_gomoku::PatternWeights::committed().clone());
+    };
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    duel_gomoku::PatternWeights::parse(&text).with_context(|| path.display().to_string())
 }
 
 fn load_net(path: &std::path::Path) -> Result<duel_chess::nnue::Network> {
@@ -302,6 +364,29 @@ fn read_all(files: &[PathBuf]) -> Result<String> {
         }
     }
     Ok(text)
+}
+
+/// Writes a fit's weights file and says so.
+fn write_weights(out: &Path, text: &str, start: Instant) -> Result<()> {
+    std::fs::write(out, text).with_context(|| format!("writing {}", out.display()))?;
+    println!(
+        "wrote {} in {:.1} s",
+        out.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// A generation's progress report: a line every hundred games.
+fn progress(start: Instant) -> impl Fn(u32, u64) {
+    move |done, recs| {
+        if done.is_multiple_of(100) {
+            eprintln!(
+                "{done} games, {recs} positions, {:.1} s",
+                start.elapsed().as_secs_f64()
+            );
+        }
+    }
 }
 
 /// Refuses a data set too small to learn from; reports its size.
@@ -448,13 +533,16 @@ fn run(cli: Cli) -> Result<()> {
         Command::ChessGen {
             eval,
             weights,
-            out,
-            games,
-            nodes,
-            seed,
+            play,
             threads,
             net,
         } => {
+            let SelfPlayArgs {
+                out,
+                games,
+                nodes,
+                seed,
+            } = play;
             if nodes == 0 || threads == 0 {
                 bail!("--nodes and --threads must be at least 1");
             }
@@ -470,14 +558,7 @@ fn run(cli: Cli) -> Result<()> {
                 seed,
                 threads,
             };
-            let report = |done: u32, recs: u64| {
-                if done.is_multiple_of(100) {
-                    eprintln!(
-                        "{done} games, {recs} positions, {:.1} s",
-                        start.elapsed().as_secs_f64()
-                    );
-                }
-            };
+            let report = progress(start);
             let n = match (net, eval) {
                 (Some(net), _) => chess::generate(duel_chess::Net::new(net), &cfg, &mut w, report),
                 (None, ChessEval::Pst) => chess::generate(duel_chess::Pst, &cfg, &mut w, report),
@@ -493,41 +574,25 @@ fn run(cli: Cli) -> Result<()> {
             report_written(n, &mut w, &out, &format!("{games} games"), start)?;
         }
         Command::ChessFit {
-            data: files,
-            out,
-            init,
-            valid_percent,
-            epochs,
-            learning_rate,
-            lambda,
+            texel,
             value_weight,
         } => {
-            if valid_percent >= 100
-                || epochs == 0
-                || !learning_rate.is_finite()
-                || learning_rate <= 0.0
-                || !lambda.is_finite()
-                || lambda < 0.0
-                || !(0.0..=1.0).contains(&value_weight)
-            {
-                bail!(
-                    "need --valid-percent below 100, --epochs at least 1, a positive --learning-rate and a \
-                     --lambda of 0 or more, a --value-weight from 0 to 1"
-                );
+            if !(0.0..=1.0).contains(&value_weight) {
+                bail!("need a --value-weight from 0 to 1");
             }
-            let init = match &init {
+            let init = match &texel.init {
                 Some(p) => load_chess_weights(p)?,
                 None => duel_chess::strong::Weights::hand(),
             };
             let start = Instant::now();
-            let text = read_all(&files)?;
+            let text = texel.check_and_read()?;
             let mut data = chess::Dataset::parse(&text).context("data")?;
             enough(data.len(), start)?;
             let cfg = chess::FitConfig {
-                valid_percent,
-                epochs,
-                learning_rate,
-                lambda,
+                valid_percent: texel.valid_percent,
+                epochs: texel.epochs,
+                learning_rate: texel.learning_rate,
+                lambda: texel.lambda,
                 value_weight,
             };
             let r = chess::fit(&mut data, &init, &cfg, |line| eprintln!("{line}"));
@@ -538,13 +603,56 @@ fn run(cli: Cli) -> Result<()> {
                 data.len(),
                 r.k
             );
-            std::fs::write(&out, r.weights.to_text(&header))
-                .with_context(|| format!("writing {}", out.display()))?;
-            println!(
-                "wrote {} in {:.1} s",
-                out.display(),
-                start.elapsed().as_secs_f64()
+            write_weights(&texel.out, &r.weights.to_text(&header), start)?;
+        }
+        Command::GomokuGen {
+            play,
+            weights,
+            games_like,
+        } => {
+            if play.nodes == 0 || games_like.random_percent >= 100 {
+                bail!("--nodes must be at least 1 and --random-percent below 100");
+            }
+            let start = Instant::now();
+            let eval = duel_gomoku::Patterns::new(load_gomoku_weights(weights.as_ref())?);
+            let mut w = open_for_append(&play.out)?;
+            let cfg = gomoku::GenConfig {
+                games: play.games,
+                nodes: play.nodes,
+                seed: play.seed,
+                like: games_like,
+            };
+            let n = gomoku::generate(eval, &cfg, &mut w, progress(start)).context("gomoku-gen")?;
+            let from = format!("{} games", play.games);
+            report_written(Ok(n), &mut w, &play.out, &from, start)?;
+        }
+        Command::GomokuFit { texel } => {
+            let init = match &texel.init {
+                Some(p) => load_gomoku_weights(Some(p))?,
+                None => duel_gomoku::PatternWeights::hand(),
+            };
+            let start = Instant::now();
+            let text = texel.check_and_read()?;
+            let data = gomoku::Dataset::parse(&text).context("data")?;
+            enough(data.len(), start)?;
+            let cfg = gomoku::FitConfig {
+                valid_percent: texel.valid_percent,
+                adam: duel_train::texel::Adam {
+                    epochs: texel.epochs,
+                    learning_rate: texel.learning_rate,
+                    lambda: texel.lambda,
+                    log_every: 100,
+                },
+            };
+            let r = gomoku::fit(&data, &init, &cfg, |line| eprintln!("{line}"));
+            print!("{}", r.summary);
+            let header = format!(
+                "duel Gomoku Patterns weights: `name to_move waiting`, in eighths; see README.md.\n\
+                 Written by duel-train gomoku-fit ({} positions, K = {:.4}).",
+                data.len(),
+                r.k
             );
+            write_weights(&texel.out, &r.weights.to_text(&header), start)?;
         }
         Command::ChessLabel {
             data: files,

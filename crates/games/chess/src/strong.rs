@@ -727,48 +727,15 @@ pub fn feature_name(index: usize) -> String {
     }
 }
 
+/// Every feature's name, in index order.
+fn names() -> Vec<String> {
+    (0..N_FEATURES).map(feature_name).collect()
+}
+
 /// The largest weight [`Weights::parse`] takes, either way.
 pub const MAX_WEIGHT: i32 = 10_000;
 
-/// Why a weights text was refused; each names the line it found wrong.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum WeightsError {
-    /// A line that is not three fields.
-    #[error("line {line}: expected `name mg eg`: {text}")]
-    Form {
-        /// The line number, from 1.
-        line: usize,
-        /// The line.
-        text: String,
-    },
-    /// A name that is no feature.
-    #[error("line {line}: unknown feature {name}")]
-    Unknown {
-        /// The line number, from 1.
-        line: usize,
-        /// The name as given.
-        name: String,
-    },
-    /// A weight that is no integer within ±[`MAX_WEIGHT`].
-    #[error("line {line}: bad weight {text} (an integer within ±{MAX_WEIGHT})")]
-    Weight {
-        /// The line number, from 1.
-        line: usize,
-        /// The weight as given.
-        text: String,
-    },
-    /// A feature given a second time.
-    #[error("line {line}: {name} given twice")]
-    Twice {
-        /// The line number, from 1.
-        line: usize,
-        /// The feature.
-        name: String,
-    },
-    /// A feature given no weight.
-    #[error("no weight for {0}")]
-    Missing(String),
-}
+pub use duel_core::weights::WeightsError;
 
 /// The weights: a (middlegame, endgame) pair per feature, in centipawns.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -824,63 +791,14 @@ impl Weights {
     /// Reads `name mg eg` lines (blank lines and `#` comments skipped). Every feature must be
     /// given exactly once.
     pub fn parse(text: &str) -> Result<Weights, WeightsError> {
-        let index: std::collections::HashMap<String, usize> =
-            (0..N_FEATURES).map(|i| (feature_name(i), i)).collect();
-        let mut w = Weights::zero();
-        let mut seen = vec![false; N_FEATURES];
-        for (n, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let n = n + 1;
-            let parts: Vec<&str> = line.split_whitespace().collect();
-            let [name, mg, eg] = parts[..] else {
-                return Err(WeightsError::Form {
-                    line: n,
-                    text: line.to_string(),
-                });
-            };
-            let &i = index.get(name).ok_or_else(|| WeightsError::Unknown {
-                line: n,
-                name: name.to_string(),
-            })?;
-            let num = |s: &str| {
-                s.parse::<i32>()
-                    .ok()
-                    .filter(|v| v.abs() <= MAX_WEIGHT)
-                    .ok_or_else(|| WeightsError::Weight {
-                        line: n,
-                        text: s.to_string(),
-                    })
-            };
-            if std::mem::replace(&mut seen[i], true) {
-                return Err(WeightsError::Twice {
-                    line: n,
-                    name: name.to_string(),
-                });
-            }
-            w.w[i] = [num(mg)?, num(eg)?];
-        }
-        if let Some(i) = seen.iter().position(|s| !s) {
-            return Err(WeightsError::Missing(feature_name(i)));
-        }
-        Ok(w)
+        let w = duel_core::weights::parse_table(text, &names(), "name mg eg", MAX_WEIGHT)?;
+        Ok(Weights { w })
     }
 
     /// The weights as [`Weights::parse`] reads them, one feature a line, after `header` (each
     /// of its lines written as a `#` comment).
     pub fn to_text(&self, header: &str) -> String {
-        let mut s = String::new();
-        for line in header.lines() {
-            s.push_str("# ");
-            s.push_str(line);
-            s.push('\n');
-        }
-        for (i, [mg, eg]) in self.w.iter().enumerate() {
-            s.push_str(&format!("{} {mg} {eg}\n", feature_name(i)));
-        }
-        s
+        duel_core::weights::table_text(header, &names(), &self.w)
     }
 
     /// White's tapered value of `board` (the side to move counts only through the tempo term).

@@ -16,7 +16,7 @@ use duel_core::{
 use crate::vcf::{
     quick_vcf, solve_threats, ThreatKind, ThreatLimits, ThreatStop, SOLVE_DEFAULT_NODES, VCT_DEPTH,
 };
-use crate::{Gomoku, Patterns, Textbook, Variant};
+use crate::{Gomoku, PatternWeights, Patterns, Textbook, Variant};
 
 impl GameInfo for Gomoku {
     const TITLE: &'static str = "Gomoku";
@@ -30,6 +30,8 @@ impl GameInfo for Gomoku {
         is freestyle on 15x15";
     const PROTOCOLS: &'static [&'static str] = &["gomocup"];
     const EVALUATORS: &'static [&'static str] = &["patterns", "textbook"];
+    /// The line patterns read their weights from a file as `weights/patterns.txt` is written.
+    const FILE_EVALUATORS: &'static [&'static str] = &["patterns"];
     const SIDE_NAMES: [&'static str; 2] = ["Black", "White"];
     /// Freestyle 15x15 from the empty board to a crowded middle game (the fourth is puzzle 0
     /// of `data/gomoku/vcf-puzzles.txt`), and a renju middle game.
@@ -41,7 +43,7 @@ impl GameInfo for Gomoku {
         "renju h8 i9 j10 h9 h10 g10 i8 g11 j8",
     ];
     /// With the default evaluator's candidate moves, its fours followed in quiescence and
-    /// late moves reduced, depth 5 is 184 449 nodes and under a second for the five
+    /// late moves reduced, depth 5 is 174 156 nodes (fitted weights) and under a second for the five
     /// (2026-11-29, release, one core; 130 141 before quiescence followed fours); depth 3
     /// was only 7 238 nodes, too few to show a change of the search.
     const BENCH_DEPTH: u32 = 5;
@@ -60,7 +62,8 @@ impl GameInfo for Gomoku {
     };
     /// A depth-3 judge of every random opening takes a second or two.
     const OPENING_DEPTH: u32 = 3;
-    /// Below an open three's weight (700 for the side waiting, 1500 for the side to move): an
+    /// Below what an open three of the side waiting weighs (over 1,000 with the committed
+    /// weights: two open-four cells and two four cells; the side to move's wins outright): an
     /// opening where neither side has a three yet, whatever its twos.
     const OPENING_MARGIN: i32 = 300;
 
@@ -74,15 +77,23 @@ impl GameInfo for Gomoku {
         Gomoku::read(start.board_variant(), text)
     }
 
-    /// The line patterns (the default) or the textbook counts; no file.
+    /// The line patterns (the default; their weights from `file` if one is given) or the
+    /// textbook counts.
     fn make_evaluator<V: EvaluatorVisitor<Self>>(
         name: &str,
-        _file: Option<&Path>,
+        file: Option<&Path>,
         visitor: V,
     ) -> Result<V::Output, EvaluatorError> {
-        match name {
-            "textbook" => Ok(visitor.visit(Textbook)),
-            _ => Ok(visitor.visit(Patterns)),
+        match (name, file) {
+            ("textbook", _) => Ok(visitor.visit(Textbook)),
+            (_, Some(path)) => {
+                let text =
+                    std::fs::read_to_string(path).map_err(|e| EvaluatorError::file(path, e))?;
+                let weights =
+                    PatternWeights::parse(&text).map_err(|e| EvaluatorError::file(path, e))?;
+                Ok(visitor.visit(Patterns::new(weights)))
+            }
+            _ => Ok(visitor.visit(Patterns::default())),
         }
     }
 

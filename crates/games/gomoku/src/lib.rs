@@ -46,7 +46,8 @@
 //! - [`Gomoku`] implements [`Game`] and [`duel_core::GameInfo`];
 //! - [`Textbook`] is the founding texts' line-pattern evaluation, side-to-move aware;
 //! - [`Patterns`] is the strong evaluator (the default): per-cell line patterns from a table,
-//!   threats, and candidate moves.
+//!   threats, and candidate moves; its ordinary evaluation weighs features by
+//!   `weights/patterns.txt` ([`weights`]), fitted by `duel-train gomoku-fit`.
 //! - [`vcf`] proves wins by threat-space search (VCF, then VCT): `duel solve gomoku`, and the
 //!   VCF probe `analyze` and `play` make before a search.
 
@@ -56,16 +57,18 @@ mod patterns;
 pub mod renju;
 mod variant;
 pub mod vcf;
+pub mod weights;
 
 use std::fmt;
 
 use duel_core::{Game, MoveError, Outcome, PositionError, Side, SplitMix64};
 
 pub use eval::{Shapes, Textbook};
-pub use patterns::{line_kind, Kind, Patterns, Threat};
+pub use patterns::{line_kind, Kind, Patterns, Threat, ORDINARY_MAX};
 pub use renju::Forbidden;
 pub use variant::{Rule, Variant, VariantError, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
 pub use vcf::{solve_threats, ThreatKind, ThreatLimits, ThreatResult, ThreatStop, ThreatWin};
+pub use weights::{Features, PatternWeights, WeightsError};
 
 /// Cells of the largest board: the range of move indices.
 pub const CELLS: usize = MAX_SIZE as usize * MAX_SIZE as usize;

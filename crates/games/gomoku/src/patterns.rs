@@ -24,8 +24,11 @@
 //!
 //! **Evaluation** (side to move aware): a five for the side to move wins next move; two fives
 //! of the side waiting lose; an open four (or double four) for the side to move, or a
-//! four-three with the side waiting having no four, wins soon; otherwise the weighted sum of
-//! the cell scores, the side to move's weighted more ([`TO_MOVE`] against [`WAITING`]).
+//! four-three with the side waiting having no four, wins soon; otherwise (the ordinary
+//! evaluation) a linear function of the cells' features ([`Patterns::features`]: per side,
+//! the count of each kind over the cells' directions and of each threat), weighed by
+//! `weights/patterns.txt` ([`crate::weights`]), the side to move's and the side waiting's
+//! counts each with their own weights.
 //!
 //! **Candidates** ([`Evaluator::prune_moves`]): a five if there is one; else the blocks of the
 //! side waiting's five; else, when the side waiting can make an open four (it has an open
@@ -40,12 +43,16 @@
 //! its mate distance. (In a search the threat is always the last stone's: the candidates
 //! against a threat are its blocks.)
 //!
-//! The weights are reasoned, not fitted: see the constants.
+//! The evaluation's weights are fitted by `duel-train gomoku-fit` to the results of duel's own
+//! self-play (`weights/README.md`), starting from the hand-reasoned constants [`KIND_WEIGHT`]
+//! and [`THREAT_BONUS`] weighed [`TO_MOVE`] against [`WAITING`] ([`PatternWeights::hand`]).
+//! Move ordering still scores cells by those constants.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use duel_core::{Evaluator, Game, Side};
 
+use crate::weights::{kind_feature, threat_feature, Features, PatternWeights, N_FEATURES};
 use crate::{colour, Cell, Gomoku, Rule, CELLS, DIRECTIONS, EMPTY, MAX_SIZE};
 
 /// The shape one direction gives a side at a cell, weakest first.
@@ -74,7 +81,8 @@ pub enum Kind {
     Five,
 }
 
-const KINDS: [Kind; 10] = [
+/// Every kind, by index.
+pub(crate) const KINDS: [Kind; 10] = [
     Kind::None,
     Kind::Block1,
     Kind::Flex1,
@@ -106,6 +114,17 @@ pub enum Threat {
     /// Five.
     Five,
 }
+
+/// Every threat, by index.
+pub(crate) const THREATS: [Threat; 7] = [
+    Threat::None,
+    Threat::Three,
+    Threat::DoubleThree,
+    Threat::Four,
+    Threat::FourThree,
+    Threat::OpenFour,
+    Threat::Five,
+];
 
 /// Weight of each [`Kind`] in a cell's score, by kind.
 pub const KIND_WEIGHT: [i32; 10] = [0, 1, 2, 4, 12, 10, 40, 50, 200, 1_000];
@@ -348,10 +367,12 @@ fn holds(set: &CellSet, c: Cell) -> bool {
     set[c.index() / 64] >> (c.index() % 64) & 1 == 1
 }
 
-/// A cell as the evaluator sees it: per colour its threat and score.
+/// A cell as the evaluator sees it: per colour its kinds, threat and hand-weighted score (the
+/// score orders moves; the evaluation counts the kinds and threats as features).
 #[derive(Debug, Clone, Copy)]
 struct Seen {
     cell: Cell,
+    kinds: [[Kind; 4]; 2],
     threat: [Threat; 2],
     score: [i32; 2],
 }
@@ -376,6 +397,7 @@ fn see(pos: &Gomoku, cell: Cell, exact: [bool; 2]) -> Seen {
     let score = [read.score(0, threat[0]), read.score(1, threat[1])];
     Seen {
         cell,
+        kinds: read.kinds,
         threat,
         score,
     }
@@ -395,11 +417,48 @@ fn scan(pos: &Gomoku, out: &mut Vec<Seen>) {
     }
 }
 
-/// The strong evaluator: see the module doc.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Patterns;
+/// The strong evaluator: see the module doc. Its ordinary evaluation weighs the features of
+/// [`Patterns::features`] by `weights/patterns.txt` unless given other weights.
+#[derive(Debug, Clone)]
+pub struct Patterns {
+    weights: Arc<PatternWeights>,
+}
+
+impl Default for Patterns {
+    fn default() -> Self {
+        static SHARED: OnceLock<Arc<PatternWeights>> = OnceLock::new();
+        Patterns {
+            weights: Arc::clone(
+                SHARED.get_or_init(|| Arc::new(PatternWeights::committed().clone())),
+            ),
+        }
+    }
+}
 
 impl Patterns {
+    /// Patterns with other weights (a weights file, the fitter's candidates).
+    pub fn new(weights: PatternWeights) -> Patterns {
+        Patterns {
+            weights: Arc::new(weights),
+        }
+    }
+
+    /// The weights in use.
+    pub fn weights(&self) -> &PatternWeights {
+        &self.weights
+    }
+
+    /// The counts the ordinary evaluation weighs, or None where the evaluation is decisive
+    /// instead (a five to make or to block, a four-three or better for the side to move):
+    /// what the fitter learns from.
+    pub fn features(pos: &Gomoku) -> Option<Features> {
+        let mut seen = Vec::with_capacity(128);
+        scan(pos, &mut seen);
+        let (me, op) = sides(pos);
+        let ordinary = best_threat(&seen, me) < Threat::FourThree && fives(&seen, op) == 0;
+        ordinary.then(|| tally(&seen, me, op))
+    }
+
     /// The kind `side` gets on the empty `cell` along direction `dir` (0 row, 1 column, 2 and 3
     /// the diagonals).
     pub fn kind(pos: &Gomoku, cell: Cell, side: Side, dir: usize) -> Kind {
@@ -411,6 +470,37 @@ impl Patterns {
     pub fn threat(pos: &Gomoku, cell: Cell, side: Side) -> Threat {
         see(pos, cell, exact_fives(pos.rule())).threat[usize::from(side == Side::Second)]
     }
+}
+
+/// The best threat colour `c` has on the cells `seen`.
+fn best_threat(seen: &[Seen], c: usize) -> Threat {
+    seen.iter()
+        .map(|s| s.threat[c])
+        .max()
+        .unwrap_or(Threat::None)
+}
+
+/// How many of the cells `seen` make five for colour `c`.
+fn fives(seen: &[Seen], c: usize) -> usize {
+    seen.iter().filter(|s| s.threat[c] == Threat::Five).count()
+}
+
+/// The features of the cells `seen`, colour `me` to move.
+fn tally(seen: &[Seen], me: usize, op: usize) -> Features {
+    let mut f = [[0; N_FEATURES]; 2];
+    for s in seen {
+        for (side, c) in [me, op].into_iter().enumerate() {
+            for &k in &s.kinds[c] {
+                if let Some(i) = kind_feature(k) {
+                    f[side][i] += 1;
+                }
+            }
+            if let Some(i) = threat_feature(s.threat[c]) {
+                f[side][i] += 1;
+            }
+        }
+    }
+    f
 }
 
 /// Index of the side to move's colour, and the other's.
@@ -428,20 +518,19 @@ impl Evaluator<Gomoku> for Patterns {
         let mut seen = Vec::with_capacity(128);
         scan(pos, &mut seen);
         let (me, op) = sides(pos);
-        let best = |c: usize| seen.iter().map(|s| s.threat[c]).max();
-        let my_best = best(me).unwrap_or(Threat::None);
+        let my_best = best_threat(&seen, me);
         if my_best == Threat::Five {
             return WIN_NEXT;
         }
-        let their_fives = seen.iter().filter(|s| s.threat[op] == Threat::Five).count();
+        let their_fives = fives(&seen, op);
         if their_fives >= 2 {
             return -LOSS_NEXT;
         }
-        let their_best = best(op).unwrap_or(Threat::None);
-        let (mine, theirs) = seen
-            .iter()
-            .fold((0, 0), |(a, b), s| (a + s.score[me], b + s.score[op]));
-        let ordinary = ((TO_MOVE * mine - WAITING * theirs) / 8).clamp(-ORDINARY_MAX, ORDINARY_MAX);
+        let their_best = best_threat(&seen, op);
+        let ordinary = self
+            .weights
+            .value(&tally(&seen, me, op))
+            .clamp(-ORDINARY_MAX, ORDINARY_MAX);
         if their_fives == 1 {
             // Forced to block: the side to move's own threats wait a move.
             return ordinary - ORDINARY_MAX / 2;
@@ -573,5 +662,69 @@ impl Evaluator<Gomoku> for Patterns {
             .collect();
         fours.sort_by_key(|s| std::cmp::Reverse(s.score[me]));
         moves.extend(fours.iter().take(NOISY_MAX).map(|s| s.cell));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use duel_core::{GameInfo, SplitMix64};
+
+    use super::*;
+
+    /// Unfinished positions of seeded games among the candidate moves, under each rule.
+    fn positions() -> Vec<Gomoku> {
+        let mut rng = SplitMix64::new(42);
+        let mut out = Vec::new();
+        let mut moves = Vec::new();
+        for spec in ["", "renju", "standard", "caro:9"] {
+            for _ in 0..8 {
+                let mut pos = Gomoku::variant(spec).unwrap();
+                while pos.outcome().is_none() {
+                    out.push(pos.clone());
+                    pos.generate_moves(&mut moves);
+                    Patterns::default().prune_moves(&pos, &mut moves);
+                    pos.play(moves[rng.below(moves.len())]);
+                }
+            }
+        }
+        out
+    }
+
+    /// The evaluation the weights file replaced: hand-weighted cell scores.
+    fn hand_ordinary(pos: &Gomoku) -> i32 {
+        let mut seen = Vec::new();
+        scan(pos, &mut seen);
+        let (me, op) = sides(pos);
+        let (mine, theirs) = seen
+            .iter()
+            .fold((0, 0), |(a, b), s| (a + s.score[me], b + s.score[op]));
+        ((TO_MOVE * mine - WAITING * theirs) / 8).clamp(-ORDINARY_MAX, ORDINARY_MAX)
+    }
+
+    #[test]
+    fn ordinary_evaluation_is_the_weighted_features() {
+        let mut rng = SplitMix64::new(5);
+        let mut random = PatternWeights::zero();
+        for i in 0..N_FEATURES {
+            random.set(
+                i,
+                [rng.below(4001) as i32 - 2000, rng.below(4001) as i32 - 2000],
+            );
+        }
+        let hand = Patterns::new(PatternWeights::hand());
+        let (mut ordinary, mut decisive) = (0, 0);
+        for pos in positions() {
+            let Some(f) = Patterns::features(&pos) else {
+                decisive += 1;
+                continue;
+            };
+            ordinary += 1;
+            assert_eq!(hand.evaluate(&pos), hand_ordinary(&pos), "{pos:?}");
+            for w in [PatternWeights::committed(), &random] {
+                let v = w.value(&f).clamp(-ORDINARY_MAX, ORDINARY_MAX);
+                assert_eq!(Patterns::new(w.clone()).evaluate(&pos), v, "{pos:?}");
+            }
+        }
+        assert!(ordinary > 100 && decisive > 10, "{ordinary} {decisive}");
     }
 }

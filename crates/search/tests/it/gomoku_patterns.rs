@@ -8,7 +8,7 @@ use duel_search::{Limits, SearchConfig, Searcher};
 /// The best move at depth 4 from the position of `moves` (Black first), in notation.
 fn best(moves: &str) -> String {
     let pos = Gomoku::from_text(moves).unwrap();
-    let mut s = Searcher::new(Patterns, SearchConfig::default());
+    let mut s = Searcher::new(Patterns::default(), SearchConfig::default());
     let r = s.search(&pos, &Limits::depth(4), |_| {});
     pos.format_move(r.best.expect("a move"))
 }
@@ -43,7 +43,7 @@ fn a_restricted_root_keeps_its_moves() {
     // still search a1 (and the reference algorithms never prune: they stay full width).
     let pos = Gomoku::start();
     let a1 = pos.parse_move("a1").unwrap();
-    let mut s = Searcher::new(Patterns, SearchConfig::default());
+    let mut s = Searcher::new(Patterns::default(), SearchConfig::default());
     let r = s.search_among(&pos, &Limits::depth(2), &[a1], |_| {});
     assert_eq!(r.best, Some(a1));
 }
@@ -56,8 +56,12 @@ fn candidates_off_the_engine_equals_the_reference_search() {
     use duel_search::{Reference, ReferenceOptions};
     for moves in ["h8 i9 i8", "h8 i9 i8 g8 j7 k6 h10 h9", "a1 o15 b2"] {
         let pos = Gomoku::from_text(moves).unwrap();
-        let reference =
-            Reference::AlphaBetaSoft.search(&pos, &Patterns, 2, ReferenceOptions::default());
+        let reference = Reference::AlphaBetaSoft.search(
+            &pos,
+            &Patterns::default(),
+            2,
+            ReferenceOptions::default(),
+        );
         let exact = SearchConfig {
             tt_same_depth_only: true,
             quiescence: false,
@@ -68,9 +72,10 @@ fn candidates_off_the_engine_equals_the_reference_search() {
             candidates: false,
             ..exact.clone()
         };
-        let r = Searcher::new(Patterns, full).search(&pos, &Limits::depth(2), |_| {});
+        let r = Searcher::new(Patterns::default(), full).search(&pos, &Limits::depth(2), |_| {});
         assert_eq!(r.value, reference.value, "'{moves}'");
-        let pruned = Searcher::new(Patterns, exact).search(&pos, &Limits::depth(2), |_| {});
+        let pruned =
+            Searcher::new(Patterns::default(), exact).search(&pos, &Limits::depth(2), |_| {});
         assert!(pruned.stats.nodes < r.stats.nodes, "'{moves}'");
     }
 }
@@ -84,7 +89,7 @@ fn quiescence_follows_fours_to_a_proven_win() {
     let pos =
         Gomoku::from_text("e8 d8 f8 g9 g8 h4 g6 h10 g7 d5 h6 e4 h7 j9 e5 e9 f5 j4 o15 f6").unwrap();
     let search = |config: SearchConfig| {
-        Searcher::new(Patterns, config).search(&pos, &Limits::depth(1), |_| {})
+        Searcher::new(Patterns::default(), config).search(&pos, &Limits::depth(1), |_| {})
     };
     let r = search(SearchConfig::default());
     assert!(r.value.is_win(), "{:?}", r.value);

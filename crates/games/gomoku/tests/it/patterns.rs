@@ -98,22 +98,22 @@ fn threats_combine_directions() {
 fn side_to_move_decides_what_a_four_is_worth() {
     let black_to_move = setup("", "e8 f8 g8 h8 a1", "d8 o1 o3 o5 o7");
     let white_to_move = setup("", "e8 f8 g8 h8 a1", "d8 o1 o3 o5");
-    assert!(Patterns.evaluate(&black_to_move) >= 15_000);
-    let v = Patterns.evaluate(&white_to_move);
+    assert!(Patterns::default().evaluate(&black_to_move) >= 15_000);
+    let v = Patterns::default().evaluate(&white_to_move);
     assert!(v.abs() < 10_000, "{v}");
     let mut moves = Vec::new();
     white_to_move.generate_moves(&mut moves);
-    Patterns.prune_moves(&white_to_move, &mut moves);
+    Patterns::default().prune_moves(&white_to_move, &mut moves);
     assert_eq!(moves, vec![cell(&white_to_move, "i8")]);
     black_to_move.generate_moves(&mut moves);
-    Patterns.prune_moves(&black_to_move, &mut moves);
+    Patterns::default().prune_moves(&black_to_move, &mut moves);
     assert_eq!(moves, vec![cell(&black_to_move, "i8")]);
 }
 
 #[test]
 fn open_four_of_the_waiting_side_is_lost() {
     let pos = setup("", "e8 f8 g8 h8 a1", "o1 o3 o5 o7");
-    assert!(Patterns.evaluate(&pos) <= -10_000);
+    assert!(Patterns::default().evaluate(&pos) <= -10_000);
 }
 
 #[test]
@@ -122,7 +122,7 @@ fn candidates_against_an_open_three() {
     let pos = setup("", "f8 g8 h8", "a15 o15");
     let mut moves = Vec::new();
     pos.generate_moves(&mut moves);
-    Patterns.prune_moves(&pos, &mut moves);
+    Patterns::default().prune_moves(&pos, &mut moves);
     let names: Vec<String> = moves.iter().map(|&c| pos.format_move(c)).collect();
     for must in ["e8", "i8"] {
         assert!(names.contains(&must.to_string()), "{names:?}");
@@ -131,7 +131,7 @@ fn candidates_against_an_open_three() {
     // And the side to move's own fours are candidates too.
     let pos = setup("", "f8 g8 h8 c3", "b2 b3 b4 a15");
     pos.generate_moves(&mut moves);
-    Patterns.prune_moves(&pos, &mut moves);
+    Patterns::default().prune_moves(&pos, &mut moves);
     let names: Vec<String> = moves.iter().map(|&c| pos.format_move(c)).collect();
     assert!(names.contains(&"b5".to_string()), "{names:?}");
     assert!(names.contains(&"b1".to_string()), "{names:?}");
@@ -142,7 +142,7 @@ fn candidates_on_the_empty_board_and_never_none() {
     let pos = Gomoku::start();
     let mut moves = Vec::new();
     pos.generate_moves(&mut moves);
-    Patterns.prune_moves(&pos, &mut moves);
+    Patterns::default().prune_moves(&pos, &mut moves);
     assert_eq!(moves, vec![cell(&pos, "h8")]);
     let mut rng = SplitMix64::new(7);
     for spec in ["", "renju", "standard", "caro:9"] {
@@ -151,13 +151,13 @@ fn candidates_on_the_empty_board_and_never_none() {
             while pos.outcome().is_none() {
                 pos.generate_moves(&mut moves);
                 let all = moves.clone();
-                Patterns.prune_moves(&pos, &mut moves);
+                Patterns::default().prune_moves(&pos, &mut moves);
                 assert!(!moves.is_empty(), "{pos:?}");
                 assert!(moves.iter().all(|m| all.contains(m)));
-                let v = Patterns.evaluate(&pos);
+                let v = Patterns::default().evaluate(&pos);
                 assert!(v.abs() <= Score::MAX_HEURISTIC, "{v}");
                 let mut noisy = Vec::new();
-                Patterns.noisy_moves(&pos, &mut noisy);
+                Patterns::default().noisy_moves(&pos, &mut noisy);
                 assert!(noisy.iter().all(|m| all.contains(m)), "{pos:?}");
                 pos.play(all[rng.below(all.len())]);
             }
@@ -169,14 +169,14 @@ fn candidates_on_the_empty_board_and_never_none() {
 fn noisy_moves_are_fives_then_blocks_then_fours() {
     let pos = setup("", "e8 f8 g8 h8 a1", "d8 o1 o3 o5 o7");
     let mut noisy = Vec::new();
-    Patterns.noisy_moves(&pos, &mut noisy);
+    Patterns::default().noisy_moves(&pos, &mut noisy);
     assert_eq!(noisy, vec![cell(&pos, "i8")]);
     let pos = setup("", "e8 f8 g8 h8 a1", "d8 o1 o3 o5");
-    Patterns.noisy_moves(&pos, &mut noisy);
+    Patterns::default().noisy_moves(&pos, &mut noisy);
     assert_eq!(noisy, vec![cell(&pos, "i8")]);
     // Black f8 g8 h8 (open three), Black to move: fours only (e8, i8 open fours; d8, j8 fours).
     let pos = setup("", "f8 g8 h8 a1", "o1 o3 o5 o7");
-    Patterns.noisy_moves(&pos, &mut noisy);
+    Patterns::default().noisy_moves(&pos, &mut noisy);
     assert_eq!(noisy.len(), 4, "{noisy:?}");
 }
 
@@ -186,17 +186,55 @@ fn noisy_moves_are_fives_then_blocks_then_fours() {
 #[test]
 fn a_threatened_five_is_forcing() {
     let mut pos = setup("", "e8 f8 g8 a1", "d8 o1 o3 o5");
-    assert!(Patterns.may_stand_pat(&pos) && !Patterns.extend(&pos));
+    assert!(Patterns::default().may_stand_pat(&pos) && !Patterns::default().extend(&pos));
     pos.play(cell(&pos, "h8"));
-    assert!(!Patterns.may_stand_pat(&pos) && Patterns.extend(&pos));
+    assert!(!Patterns::default().may_stand_pat(&pos) && Patterns::default().extend(&pos));
     pos.play(cell(&pos, "i8"));
-    assert!(Patterns.may_stand_pat(&pos) && !Patterns.extend(&pos));
+    assert!(Patterns::default().may_stand_pat(&pos) && !Patterns::default().extend(&pos));
     // Caro: e8-i8 with d8 and j8 both White is no five, so the four e8-h8 with d8 White
     // threatens nothing once j8 is White too.
     let mut caro = setup("caro", "e8 f8 g8 a1", "d8 j8 o3 o5");
     caro.play(cell(&caro, "h8"));
-    assert!(Patterns.may_stand_pat(&caro));
-    let limits: Vec<_> = (0..10).map(|q| Patterns.noisy_limit(q)).collect();
+    assert!(Patterns::default().may_stand_pat(&caro));
+    let limits: Vec<_> = (0..10)
+        .map(|q| Patterns::default().noisy_limit(q))
+        .collect();
     let expected = [8, 8, 4, 4, 2, 2, 1, 1, 0, 0].map(Some);
     assert_eq!(limits, expected);
+}
+
+/// `patterns` reads its weights from a file when given one, and names a bad file's fault.
+#[test]
+fn patterns_weights_from_a_file() {
+    struct Eval(Gomoku);
+    impl duel_core::EvaluatorVisitor<Gomoku> for Eval {
+        type Output = i32;
+        fn visit<E: Evaluator<Gomoku>>(self, eval: E) -> i32 {
+            eval.evaluate(&self.0)
+        }
+    }
+    let pos = setup("", "h8 i8", "h9");
+    let dir = std::env::temp_dir().join(format!("duel-gomoku-weights-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let doubled = dir.join("doubled.txt");
+    let mut w = duel_gomoku::PatternWeights::committed().clone();
+    for i in 0..duel_gomoku::weights::N_FEATURES {
+        w.set(i, w.get(i).map(|v| 2 * v));
+    }
+    std::fs::write(&doubled, w.to_text("doubled")).unwrap();
+    let built_in = Gomoku::with_evaluator("patterns", None, Eval(pos.clone())).unwrap();
+    let from_file = Gomoku::with_evaluator("patterns", Some(&doubled), Eval(pos.clone())).unwrap();
+    assert!(
+        (from_file - 2 * built_in).abs() <= 1,
+        "{built_in} {from_file}"
+    );
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "kind.block1 1 2\n").unwrap();
+    let err = Gomoku::with_evaluator("patterns", Some(&bad), Eval(pos.clone())).unwrap_err();
+    assert!(
+        err.to_string().contains("no weight for kind.flex1"),
+        "{err}"
+    );
+    assert!(Gomoku::with_evaluator("textbook", Some(&bad), Eval(pos)).is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -43,21 +43,22 @@ impl GameInfo for Gomoku {
         "renju h8 i9 j10 h9 h10 g10 i8 g11 j8",
     ];
     /// With the default evaluator's candidate moves, its fours followed in quiescence and
-    /// late moves reduced, depth 5 is 174 156 nodes (fitted weights) and under a second for the five
+    /// late moves reduced and futile ones pruned, depth 5 is 160 048 nodes (fitted weights) and
+    /// about a second for the five
     /// (2026-11-29, release, one core; 130 141 before quiescence followed fours); depth 3
     /// was only 7 238 nodes, too few to show a change of the search.
     const BENCH_DEPTH: u32 = 5;
     /// With the candidate moves of `patterns`, depth 6 is about half a second in a middle
     /// game (37,618 nodes, 455 ms, `duel analyze gomoku -p "h8 i9 i8 g8 j7 k6 h10 h9"`).
     const DEFAULT_DEPTH: u32 = 6;
-    /// Late-move reductions and late-move pruning: after the threats and the cells the hints
-    /// rate (the ordering's first moves), the many weak cells near the stones are searched
-    /// shallower or not at all near the horizon; a move that makes a four (a forcing reply)
-    /// never is. No null move (passing is no move in Gomoku), no futility: the evaluation's
-    /// swings between quiet moves are as large as any margin.
+    /// Late-move reductions, late-move pruning and futility (150 a ply, in the evaluation's
+    /// units): after the threats and the cells the hints rate, the many weak cells near the stones are searched shallower, or near
+    /// the horizon not at all; a move that makes a four (a forcing reply) never is. No null
+    /// move: passing is no move in Gomoku. Each measured by self-play (docs/BENCHMARKS.md).
     const SEARCH_PROFILE: SearchProfile = SearchProfile {
         lmr: true,
         late_move_pruning: true,
+        futility: 150,
         ..SearchProfile::NONE
     };
     /// A depth-3 judge of every random opening takes a second or two.

@@ -48,18 +48,13 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
             }
             self.hints = hints;
         }
+        let mut best = -Score::INF;
         if may_stand {
+            best = stand_pat;
+            alpha = alpha.max(stand_pat);
             if let Some(n) = self.eval.noisy_limit(qply) {
                 moves.truncate(n);
             }
-        }
-        if !may_stand && moves.is_empty() {
-            self.stack[ply].moves = moves;
-            return stand_pat;
-        }
-        let mut best = if may_stand { stand_pat } else { -Score::INF };
-        if may_stand {
-            alpha = alpha.max(stand_pat);
         }
         // Out of check, a capture whose exchange leaves the value far below alpha is not
         // worth a node. (In check every evasion is searched.)
@@ -97,8 +92,8 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
             }
         }
         self.stack[ply].moves = moves;
-        // Stopped before the first forced move came back: the value is thrown away, but it
-        // must still be a value.
+        // A forced node with no answer to search (the evaluator found none), or stopped
+        // before the first came back (the value is then thrown away): the static value.
         if best == -Score::INF {
             return stand_pat;
         }

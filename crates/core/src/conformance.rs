@@ -1,7 +1,8 @@
 //! The conformance kit: invariants every [`Game`] must keep, checked along seeded random games.
-//! Each game's tests call [`check_game`] on a few start positions.
+//! Each game's tests call [`check_game`] on a few start positions, and [`check_view`] and
+//! [`check_record`] for what a front end is shown of them and reads back.
 
-use crate::{Game, SplitMix64};
+use crate::{BoardStyle, BoardView, Game, GameInfo, MoveCells, RecordInfo, Side, SplitMix64};
 
 /// What went wrong, with the position and move that showed it.
 pub type Failure = String;
@@ -108,6 +109,225 @@ pub fn check_position<G: Game>(pos: &G) -> Result<(), Failure> {
         && back.outcome().is_none();
     if back.outcome() != pos.outcome() && !history_draw {
         return Err("text round trip changed the outcome".into());
+    }
+    Ok(())
+}
+
+/// Plays `games` random games from `start` (seeded, so failures reproduce) and checks at every
+/// position what a graphical front end is shown ([`GameInfo::board_view`],
+/// [`GameInfo::move_cells`]), by the contract of [`GameInfo::BOARD_STYLE`] alone:
+/// - the grid has `cols * rows` cells, a label for each column and row, and keeps its size;
+/// - every legal move's cells are on the grid, and undoing the move gives back the view;
+/// - a move's `to` holds a piece of the mover after it;
+/// - a placement (every style but [`BoardStyle::Checkered`]) has no `from`, a `to` that was
+///   empty and that no other move places on, and changes no other cell, except that
+///   [`BoardStyle::Discs`] turns opponent's discs into the mover's and a
+///   [`BoardStyle::Drop`] piece rests on the bottom row or on another piece;
+/// - a [`BoardStyle::Checkered`] move goes from a cell holding a piece of the side to move,
+///   leaves the mover as many pieces and the opponent no more;
+/// - a move that touches no cell (a pass) changes none.
+///
+/// Returns the first failure found.
+pub fn check_view<G: GameInfo>(start: &G, games: usize, seed: u64) -> Result<(), Failure> {
+    let mut rng = SplitMix64::new(seed);
+    for game in 0..games {
+        let mut pos = start.clone();
+        for mv in random_game(start, &mut rng)
+            .into_iter()
+            .map(Some)
+            .chain([None])
+        {
+            check_view_here(&mut pos)
+                .map_err(|e| format!("game {game}, position '{}': {e}", pos.to_text()))?;
+            if let Some(mv) = mv {
+                pos.play(mv);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The moves of a game from `start` to its end, each picked by `rng`.
+fn random_game<G: Game>(start: &G, rng: &mut SplitMix64) -> Vec<G::Move> {
+    let mut pos = start.clone();
+    let (mut list, mut moves) = (Vec::new(), Vec::new());
+    loop {
+        pos.generate_moves(&mut list);
+        let Some(&mv) = list.get(rng.below(list.len().max(1))) else {
+            return moves;
+        };
+        pos.play(mv);
+        moves.push(mv);
+    }
+}
+
+/// The checks of [`check_view`] in one position and for each of its moves.
+fn check_view_here<G: GameInfo>(pos: &mut G) -> Result<(), Failure> {
+    let view = pos.board_view();
+    check_grid(&view)?;
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    let mut placed = Vec::new();
+    for mv in moves {
+        check_move_cells(pos, mv, &view, &mut placed)
+            .map_err(|e| format!("move {}: {e}", pos.format_move(mv)))?;
+    }
+    Ok(())
+}
+
+/// The grid's cells and labels agree with its size.
+fn check_grid(view: &BoardView) -> Result<(), Failure> {
+    let (cols, rows) = (usize::from(view.cols), usize::from(view.rows));
+    if cols == 0 || rows == 0 {
+        return Err(format!("a {cols}x{rows} grid has no cells"));
+    }
+    if view.cells.len() != cols * rows {
+        return Err(format!(
+            "{} cells in a {cols}x{rows} grid",
+            view.cells.len()
+        ));
+    }
+    if view.col_labels.len() != cols || view.row_labels.len() != rows {
+        return Err(format!(
+            "{} column and {} row labels for a {cols}x{rows} grid",
+            view.col_labels.len(),
+            view.row_labels.len()
+        ));
+    }
+    Ok(())
+}
+
+/// The pieces of `side` on the grid.
+fn pieces(view: &BoardView, side: Side) -> usize {
+    view.cells
+        .iter()
+        .flatten()
+        .filter(|p| p.side == side)
+        .count()
+}
+
+/// The checks of [`check_view`] for one legal move `mv` of `pos`, whose view is `before`;
+/// `placed` collects the cells the position's placements land on. `pos` is given back as it
+/// was.
+fn check_move_cells<G: GameInfo>(
+    pos: &mut G,
+    mv: G::Move,
+    before: &BoardView,
+    placed: &mut Vec<usize>,
+) -> Result<(), Failure> {
+    let n = before.cells.len();
+    let cols = usize::from(before.cols);
+    let mover = pos.side_to_move();
+    let MoveCells { from, to } = pos.move_cells(mv);
+    let (from, to) = (from.map(usize::from), to.map(usize::from));
+    if let Some(c) = from.into_iter().chain(to).find(|&c| c >= n) {
+        return Err(format!("cell {c} is off the {n}-cell grid"));
+    }
+    pos.play(mv);
+    let after = pos.board_view();
+    pos.undo(mv);
+    if pos.board_view() != *before {
+        return Err("undo did not give back the view".into());
+    }
+    if (after.cols, after.rows) != (before.cols, before.rows) {
+        return Err("the grid changed size".into());
+    }
+    check_grid(&after)?;
+    let holds = |view: &BoardView, cell: usize, side: Side| {
+        view.cells[cell].is_some_and(|p| p.side == side)
+    };
+    let changed = (0..n).filter(|&c| before.cells[c] != after.cells[c] && Some(c) != to);
+    let Some(to) = to else {
+        if from.is_some() {
+            return Err("a move with a `from` and no `to`".into());
+        }
+        return match changed.collect::<Vec<_>>() {
+            c if c.is_empty() => Ok(()),
+            c => Err(format!("a move that touches no cell changed cells {c:?}")),
+        };
+    };
+    if !holds(&after, to, mover) {
+        return Err(format!(
+            "cell {to} holds no piece of the mover after the move"
+        ));
+    }
+    if G::BOARD_STYLE == BoardStyle::Checkered {
+        let Some(from) = from else {
+            return Err("a move on a checkered board without a `from`".into());
+        };
+        if !holds(before, from, mover) {
+            return Err(format!("cell {from} holds no piece of the side to move"));
+        }
+        if pieces(&after, mover) != pieces(before, mover) {
+            return Err("the mover's pieces changed in number".into());
+        }
+        if pieces(&after, mover.other()) > pieces(before, mover.other()) {
+            return Err("the opponent gained pieces".into());
+        }
+        return Ok(());
+    }
+    if from.is_some() {
+        return Err("a placement with a `from`".into());
+    }
+    if before.cells[to].is_some() {
+        return Err(format!("cell {to} was not empty"));
+    }
+    if placed.contains(&to) {
+        return Err(format!("another move places on cell {to} too"));
+    }
+    placed.push(to);
+    if G::BOARD_STYLE == BoardStyle::Drop && to + cols < n && before.cells[to + cols].is_none() {
+        return Err(format!("the piece on cell {to} has nothing under it"));
+    }
+    let flips = G::BOARD_STYLE == BoardStyle::Discs;
+    for c in changed {
+        if !(flips && holds(before, c, mover.other()) && holds(&after, c, mover)) {
+            return Err(format!("cell {c} changed too"));
+        }
+    }
+    Ok(())
+}
+
+/// Plays `games` random games from `start` (seeded, so failures reproduce) and reads each
+/// back: its record ([`GameInfo::record`], where the game has one) through
+/// [`GameInfo::read_record`] must give a start with `start`'s text and the same moves; and
+/// the final position's text, read as a record, must lead to the final position (a game
+/// whose text is its move list gives the moves, any other the position itself).
+///
+/// Returns the first failure found.
+pub fn check_record<G: GameInfo>(start: &G, games: usize, seed: u64) -> Result<(), Failure> {
+    let mut rng = SplitMix64::new(seed);
+    for game in 0..games {
+        let moves = random_game(start, &mut rng);
+        let mut end = start.clone();
+        for &mv in &moves {
+            end.play(mv);
+        }
+        let ctx = |what: String| format!("game {game}, ending in '{}': {what}", end.to_text());
+        if let Some(record) = G::record(start, &moves, &RecordInfo::default()) {
+            let (first, read) =
+                G::read_record(start, &record).map_err(|e| ctx(format!("record refused: {e}")))?;
+            if first.to_text() != start.to_text() || read != moves {
+                return Err(ctx(format!(
+                    "record read back as '{}' and {} moves, not '{}' and {}",
+                    first.to_text(),
+                    read.len(),
+                    start.to_text(),
+                    moves.len()
+                )));
+            }
+        }
+        let (mut pos, read) = G::read_record(start, &end.to_text())
+            .map_err(|e| ctx(format!("text refused as a record: {e}")))?;
+        for mv in read {
+            pos.play(mv);
+        }
+        if pos.to_text() != end.to_text() {
+            return Err(ctx(format!(
+                "its text read as a record led to '{}'",
+                pos.to_text()
+            )));
+        }
     }
     Ok(())
 }

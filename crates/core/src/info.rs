@@ -7,7 +7,10 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::solve::{QuickSolve, Solution, SolveError, SolveLimits, SolveProgress, SolverCache};
-use crate::{Evaluator, Game, PositionError, SearchProfile, Side, SolverLimits, SolverStopped};
+use crate::{
+    BoardStyle, BoardView, Evaluator, Game, MoveCells, PositionError, SearchProfile, Side,
+    SolverLimits, SolverStopped,
+};
 
 /// Builds something from an evaluator of game `G` whose type only the game knows: the engine
 /// hands one to [`GameInfo::with_evaluator`] and gets back, say, a session monomorphised over
@@ -214,6 +217,25 @@ pub trait GameInfo: Game {
 
     /// The board as text, one line per row, each ending in a newline.
     fn diagram(&self) -> String;
+
+    /// How the browser draws the board and takes moves on it.
+    const BOARD_STYLE: BoardStyle;
+
+    /// The board as a grid of cells, for a graphical front end.
+    fn board_view(&self) -> BoardView;
+
+    /// The cells of [`GameInfo::board_view`] that `mv`, legal here, touches.
+    fn move_cells(&self, mv: Self::Move) -> MoveCells;
+
+    /// Reads a game record in the game's own format (chess: PGN; Othello: GGF; the games
+    /// written as move lists: the list): the start position and the moves played from it,
+    /// each checked. By default the record is the position text, read as a start with no
+    /// moves; a game whose position text is a move list gives its moves, so they can be
+    /// taken back. Text that names no variant is read in `start`'s (as
+    /// [`GameInfo::from_text_in`]).
+    fn read_record(start: &Self, text: &str) -> Result<(Self, Vec<Self::Move>), PositionError> {
+        Ok((Self::from_text_in(start, text)?, Vec::new()))
+    }
 
     /// The game's name for a side.
     fn side_name(side: Side) -> &'static str {

@@ -13,6 +13,7 @@ mod limits;
 mod profile;
 mod rng;
 mod score;
+mod view;
 
 pub mod conformance;
 pub mod perft;
@@ -28,3 +29,4 @@ pub use perft::{perft, perft_divide};
 pub use profile::SearchProfile;
 pub use rng::SplitMix64;
 pub use score::Score;
+pub use view::{BoardStyle, BoardView, MoveCells, Piece};

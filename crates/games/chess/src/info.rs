@@ -3,12 +3,14 @@
 
 use std::path::Path;
 
+use cozy_chess::{Color, File, Rank, Square};
 use duel_core::{
-    EvaluatorError, EvaluatorVisitor, Game, GameInfo, Outcome, RecordInfo, SearchProfile,
+    BoardStyle, BoardView, EvaluatorError, EvaluatorVisitor, Game, GameInfo, MoveCells, Outcome,
+    Piece, PositionError, RecordInfo, SearchProfile, Side,
 };
 
 use crate::nnue::Network;
-use crate::{pgn, Chess, Material, Move, Net, Pst, Strong};
+use crate::{pgn, piece_char, Chess, Material, Move, Net, Pst, Strong};
 
 impl GameInfo for Chess {
     const TITLE: &'static str = "chess";
@@ -76,6 +78,45 @@ impl GameInfo for Chess {
 
     fn diagram(&self) -> String {
         Chess::diagram(self)
+    }
+
+    const BOARD_STYLE: BoardStyle = BoardStyle::Checkered;
+
+    /// White's view, as the diagram: a8 first, h1 last.
+    fn board_view(&self) -> BoardView {
+        let b = self.board();
+        let cells = Rank::ALL
+            .iter()
+            .rev()
+            .flat_map(|&rank| File::ALL.map(|file| Square::new(file, rank)))
+            .map(|sq| {
+                let side = match b.color_on(sq)? {
+                    Color::White => Side::First,
+                    Color::Black => Side::Second,
+                };
+                let kind = piece_char(b.piece_on(sq)?).to_ascii_uppercase();
+                Some(Piece { side, kind })
+            })
+            .collect();
+        BoardView::with_coordinates(8, 8, cells, false)
+    }
+
+    /// The from and to squares; castling goes to the king's own destination (g1, c1...), not
+    /// onto its rook as it is played inside, so that a click on g1 castles in Chess960 too.
+    /// A promotion's cells are those of its pawn's move, whatever the piece.
+    fn move_cells(&self, mv: Move) -> MoveCells {
+        let mv = self.king_step_castle(mv);
+        let cell = |sq: Square| (7 - sq.rank() as u16) * 8 + sq.file() as u16;
+        MoveCells::between(cell(mv.from), cell(mv.to))
+    }
+
+    /// PGN (the first game of a file), a FEN alone, or UCI moves after `startpos` or a FEN
+    /// (`startpos moves e2e4 e7e5`, UCI's `position` arguments); a PGN's moves may be SAN or
+    /// UCI, so a bare list of either is read from the standard start. Draw rules do not stop
+    /// the reading (a repetition no one claimed), and Chess960 notation is on where `start`
+    /// has it or the record's Variant tag says so.
+    fn read_record(start: &Self, text: &str) -> Result<(Self, Vec<Move>), PositionError> {
+        crate::record::read_record(start, text)
     }
 
     fn display_move(&self, mv: Move) -> String {

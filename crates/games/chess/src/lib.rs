@@ -15,7 +15,8 @@
 //!   written as X-FEN ([`parse_fen`]), so every Chess960 position reads back as it was; a
 //!   refused FEN comes with a [`FenError`] naming the rule it breaks;
 //! - [`Chess::san`], standard algebraic notation for the terminal and PGN, and
-//!   [`Chess::parse_san`] to read it back;
+//!   [`Chess::parse_san`] to read it back; [`pgn`] writes a game record, [`read_pgn`] reads
+//!   one;
 //! - the founding texts' evaluations: [`Material`] (material balance) and [`Pst`] (material
 //!   and piece-square tables), with the quiescence, ordering and null-move hooks;
 //! - [`Net`], the default: a small network of NNUE's shape trained on duel's own games
@@ -41,6 +42,7 @@ mod eval;
 mod fen;
 mod info;
 pub mod nnue;
+mod record;
 mod san;
 mod see;
 pub mod strong;
@@ -54,6 +56,7 @@ pub use cozy_chess::Move;
 pub use eval::{is_noisy, Material, Pst, PIECE_VALUES};
 pub use fen::FenError;
 pub use nnue::Net;
+pub use record::read_pgn;
 pub use san::pgn;
 pub use see::{see, see_at_least};
 pub use strong::Strong;

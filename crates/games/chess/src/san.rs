@@ -33,11 +33,22 @@ impl Chess {
     /// The legal move `text` names in standard algebraic notation (as xboard engines and PGN
     /// files write moves), also accepting `0-0`, `o-o`, `e8Q` and trailing `+`, `#`, `!`, `?`.
     pub fn parse_san(&self, text: &str) -> Result<Move, duel_core::MoveError> {
-        let want = normalise_san(text);
         let mut moves = Vec::new();
         self.generate_moves(&mut moves);
+        self.san_among(text, &moves)
+    }
+
+    /// The move of `moves` (legal here) that `text` names in SAN, as [`Chess::parse_san`]
+    /// reads it.
+    pub(crate) fn san_among(
+        &self,
+        text: &str,
+        moves: &[Move],
+    ) -> Result<Move, duel_core::MoveError> {
+        let want = normalise_san(text);
         moves
-            .into_iter()
+            .iter()
+            .copied()
             .find(|&m| normalise_san(&self.san(m)) == want)
             .ok_or_else(|| {
                 duel_core::MoveError::illegal(
@@ -98,15 +109,13 @@ impl Chess {
                 s.push_str(letter(p));
             }
         }
-        let mut after = self.clone();
-        after.play(mv);
-        if after.in_check() {
-            let mut replies = Vec::new();
-            after.board().generate_moves(|pm| {
-                replies.extend(pm);
-                true
-            });
-            s.push(if replies.is_empty() { '#' } else { '+' });
+        // The board alone: a copy of the position would copy its history, for every move of
+        // a record.
+        let mut after = board.clone();
+        after.play_unchecked(mv);
+        if !after.checkers().is_empty() {
+            let has_reply = after.generate_moves(|_| true);
+            s.push(if has_reply { '+' } else { '#' });
         }
         s
     }

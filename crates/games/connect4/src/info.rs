@@ -8,10 +8,11 @@ use duel_core::solve::{
     SolverProgress,
 };
 use duel_core::{
-    EvaluatorError, EvaluatorVisitor, Game, GameInfo, Score, SolverLimits, SolverStopped,
+    BoardStyle, BoardView, EvaluatorError, EvaluatorVisitor, Game, GameInfo, MoveCells, Piece,
+    PositionError, Score, SolverLimits, SolverStopped,
 };
 
-use crate::{pons_to_score, Connect4, Solver, Threats};
+use crate::{pons_to_score, Column, Connect4, Solver, Threats, HEIGHT, WIDTH};
 
 /// Without a limit, `solve` refuses positions with fewer stones than this: the empty board.
 /// Measured 2026-11-28 with `duel solve connect4` on the two-core development machine, the
@@ -56,6 +57,44 @@ impl GameInfo for Connect4 {
 
     fn diagram(&self) -> String {
         Connect4::diagram(self)
+    }
+
+    const BOARD_STYLE: BoardStyle = BoardStyle::Drop;
+
+    /// The rows from the top as the diagram draws them, `X` and `O` as it writes the sides;
+    /// the columns are numbered as moves are, the rows have no names.
+    fn board_view(&self) -> BoardView {
+        let cells = (0..HEIGHT)
+            .rev()
+            .flat_map(|row| (0..WIDTH as Column).map(move |col| (col, row)))
+            .map(|(col, row)| {
+                self.at(col, row)
+                    .map(|side| Piece::of_side(side, ['X', 'O']))
+            })
+            .collect();
+        BoardView {
+            cols: WIDTH as u16,
+            rows: HEIGHT as u16,
+            cells,
+            col_labels: (1..=WIDTH).map(|c| c.to_string()).collect(),
+            row_labels: vec![String::new(); HEIGHT as usize],
+        }
+    }
+
+    /// Where the disc lands: the lowest empty cell of the column (none in a full one).
+    fn move_cells(&self, col: Column) -> MoveCells {
+        if !self.can_play(col) {
+            return MoveCells::default();
+        }
+        let row_from_top = HEIGHT - 1 - self.height(col);
+        MoveCells::placement((row_from_top * WIDTH + u32::from(col)) as u16)
+    }
+
+    /// The position text is the columns played from the empty board: they are given back as
+    /// moves.
+    fn read_record(_start: &Self, text: &str) -> Result<(Self, Vec<Column>), PositionError> {
+        let end = Self::from_text(text)?;
+        Ok((Self::start(), end.moves_played().to_vec()))
     }
 
     fn solve(

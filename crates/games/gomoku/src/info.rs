@@ -9,14 +9,14 @@ use duel_core::solve::{
     SolverProgress, Unfinished,
 };
 use duel_core::{
-    EvaluatorError, EvaluatorVisitor, Game, GameInfo, Outcome, PositionError, RecordInfo, Score,
-    SearchProfile,
+    BoardStyle, BoardView, EvaluatorError, EvaluatorVisitor, Game, GameInfo, MoveCells, Outcome,
+    Piece, PositionError, RecordInfo, Score, SearchProfile,
 };
 
 use crate::vcf::{
     quick_vcf, solve_threats, ThreatKind, ThreatLimits, ThreatStop, SOLVE_DEFAULT_NODES, VCT_DEPTH,
 };
-use crate::{Gomoku, PatternWeights, Patterns, Textbook, Variant};
+use crate::{Cell, Gomoku, PatternWeights, Patterns, Textbook, Variant};
 
 impl GameInfo for Gomoku {
     const TITLE: &'static str = "Gomoku";
@@ -102,6 +102,30 @@ impl GameInfo for Gomoku {
         Gomoku::diagram(self)
     }
 
+    const BOARD_STYLE: BoardStyle = BoardStyle::Stones;
+
+    /// Rows from the top, as the diagram and Gomocup's `y` go, so a cell's number is
+    /// `y * width + x`; labelled as cells are named (`a` on the left, row 1 at the bottom),
+    /// `X` Black and `O` White as the diagram writes them.
+    fn board_view(&self) -> BoardView {
+        let (w, h) = (self.width(), self.height());
+        let cells = (0..h)
+            .flat_map(|y| (0..w).map(move |x| Cell::new(x, y)))
+            .map(|c| self.stone(c).map(|side| Piece::of_side(side, ['X', 'O'])))
+            .collect();
+        BoardView::with_coordinates(u16::from(w), u16::from(h), cells, false)
+    }
+
+    /// The cell played (none for a cell off this board, which is no move here).
+    fn move_cells(&self, mv: Cell) -> MoveCells {
+        match self.cell(u32::from(mv.x()), u32::from(mv.y())) {
+            Some(_) => MoveCells::placement(
+                u16::from(mv.y()) * u16::from(self.width()) + u16::from(mv.x()),
+            ),
+            None => MoveCells::default(),
+        }
+    }
+
     /// The position text of the game's end: the variant and every move from the empty board.
     fn record(start: &Self, moves: &[Self::Move], _info: &RecordInfo<'_>) -> Option<String> {
         let mut pos = start.clone();
@@ -109,6 +133,16 @@ impl GameInfo for Gomoku {
             pos.play(mv);
         }
         Some(pos.to_text())
+    }
+
+    /// A position text (what [`GameInfo::record`] writes), in `start`'s variant unless it
+    /// names one: the empty board of that variant and the moves.
+    fn read_record(start: &Self, text: &str) -> Result<(Self, Vec<Cell>), PositionError> {
+        let end = Gomoku::read(start.board_variant(), text)?;
+        Ok((
+            Gomoku::empty(end.board_variant()),
+            end.moves_played().to_vec(),
+        ))
     }
 
     fn end_reason(&self) -> &'static str {

@@ -8,12 +8,12 @@ use duel_core::solve::{
     SolveProgress, SolverCache, SolverProgress,
 };
 use duel_core::{
-    EvaluatorError, EvaluatorVisitor, Game, GameInfo, RecordInfo, Score, SolverLimits,
-    SolverStopped,
+    BoardStyle, BoardView, EvaluatorError, EvaluatorVisitor, Game, GameInfo, MoveCells, Piece,
+    PositionError, RecordInfo, Score, Side, SolverLimits, SolverStopped,
 };
 
 use crate::solver::Stage;
-use crate::{to_ggf, Move, Othello, Pattern, Solver, Textbook};
+use crate::{parse_ggf, to_ggf, Move, Othello, Pattern, Solver, Textbook};
 
 /// Positions with at most this many empty squares are solved exactly by `analyze`, `play` and
 /// (by default) `nboard`: a few milliseconds, and the answer is perfect.
@@ -66,8 +66,44 @@ impl GameInfo for Othello {
         Othello::diagram(self)
     }
 
+    const BOARD_STYLE: BoardStyle = BoardStyle::Discs;
+
+    /// Rank 1 on top, as the diagram and Othello boards are drawn: a cell's number is its
+    /// square's (a1 = 0, h8 = 63). `X` black and `O` white, as the position text writes them.
+    fn board_view(&self) -> BoardView {
+        let (black, white) = (self.black(), self.white());
+        let cells = (0..64)
+            .map(|sq| {
+                let side = match (black >> sq & 1, white >> sq & 1) {
+                    (1, _) => Side::First,
+                    (_, 1) => Side::Second,
+                    _ => return None,
+                };
+                Some(Piece::of_side(side, ['X', 'O']))
+            })
+            .collect();
+        BoardView::with_coordinates(8, 8, cells, true)
+    }
+
+    /// The square played; a pass touches none.
+    fn move_cells(&self, mv: Move) -> MoveCells {
+        mv.to_square().map_or(MoveCells::default(), |sq| {
+            MoveCells::placement(u16::from(sq))
+        })
+    }
+
     fn record(start: &Self, moves: &[Move], _info: &RecordInfo<'_>) -> Option<String> {
         Some(to_ggf(start, moves))
+    }
+
+    /// A GGF game (NBoard's, or [`GameInfo::record`]'s), else a position text as a start with
+    /// no moves.
+    fn read_record(start: &Self, text: &str) -> Result<(Self, Vec<Move>), PositionError> {
+        if text.trim_start().starts_with("(;") {
+            parse_ggf(text)
+        } else {
+            Ok((Self::from_text_in(start, text)?, Vec::new()))
+        }
     }
 
     /// Bik's tables (data/othello/perft.txt) count a game that ends before the horizon as one

@@ -5,9 +5,12 @@ use std::path::Path;
 use std::time::Instant;
 
 use duel_core::solve::{MoveValue, Solution, SolveError, SolveLimits, SolveProgress};
-use duel_core::{EvaluatorError, EvaluatorVisitor, Game, GameInfo, Outcome, Score};
+use duel_core::{
+    BoardStyle, BoardView, EvaluatorError, EvaluatorVisitor, Game, GameInfo, MoveCells, Outcome,
+    Piece, PositionError, Score, Side,
+};
 
-use crate::{OpenLines, TicTacToe};
+use crate::{Cell, OpenLines, TicTacToe};
 
 impl GameInfo for TicTacToe {
     const TITLE: &'static str = "tic-tac-toe";
@@ -33,6 +36,36 @@ impl GameInfo for TicTacToe {
 
     fn diagram(&self) -> String {
         TicTacToe::diagram(self)
+    }
+
+    const BOARD_STYLE: BoardStyle = BoardStyle::Marks;
+
+    /// The cells in reading order, as the diagram and the cell numbers go; the notation names
+    /// cells, not columns or rows, so the labels are empty.
+    fn board_view(&self) -> BoardView {
+        let mark = |cell: u16| {
+            [Side::First, Side::Second]
+                .into_iter()
+                .find(|&side| self.stones(side) >> cell & 1 != 0)
+                .map(|side| Piece::of_side(side, ['X', 'O']))
+        };
+        BoardView {
+            cols: 3,
+            rows: 3,
+            cells: (0..9).map(mark).collect(),
+            col_labels: vec![String::new(); 3],
+            row_labels: vec![String::new(); 3],
+        }
+    }
+
+    fn move_cells(&self, mv: Cell) -> MoveCells {
+        MoveCells::placement(u16::from(mv))
+    }
+
+    /// The position text is the moves from the empty board: they are given back as moves.
+    fn read_record(_start: &Self, text: &str) -> Result<(Self, Vec<Cell>), PositionError> {
+        let end = Self::from_text(text)?;
+        Ok((Self::start(), end.history().to_vec()))
     }
 
     /// Solved in a millisecond or so: the limits are not looked at, and there is nothing to

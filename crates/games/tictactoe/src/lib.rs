@@ -291,12 +291,15 @@ impl Evaluator<TicTacToe> for OpenLines {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use duel_core::conformance::check_game;
+    use duel_core::conformance::{check_game, check_record, check_view};
+    use duel_core::{GameInfo, MoveCells, Piece};
 
     #[test]
     fn conformance() {
         check_game(&TicTacToe::start(), 300, 1).unwrap();
         check_game(&TicTacToe::from_text("5").unwrap(), 100, 2).unwrap();
+        check_view(&TicTacToe::start(), 100, 3).unwrap();
+        check_record(&TicTacToe::start(), 100, 4).unwrap();
     }
 
     /// Values counted by hand on the board, as the texts do.
@@ -348,5 +351,32 @@ mod tests {
             Err(MoveError::Illegal { .. })
         ));
         assert!(matches!(won.parse_move("x"), Err(MoveError::Syntax { .. })));
+    }
+
+    /// X in the centre and O top-left, where the diagram draws them.
+    #[test]
+    fn board_view_follows_the_diagram() {
+        let pos = TicTacToe::from_text("51").unwrap();
+        let view = pos.board_view();
+        assert_eq!((view.cols, view.rows), (3, 3));
+        let piece = |side, kind| Some(Piece { side, kind });
+        assert_eq!(view.cells[4], piece(Side::First, 'X'));
+        assert_eq!(view.cells[0], piece(Side::Second, 'O'));
+        assert_eq!(view.cells.iter().flatten().count(), 2);
+        let nine = pos.parse_move("9").unwrap();
+        assert_eq!(pos.move_cells(nine), MoveCells::placement(8));
+    }
+
+    /// The position text is the record: the empty board and the cells played; a cell taken
+    /// twice is named.
+    #[test]
+    fn records_are_the_position_text() {
+        let start = TicTacToe::start();
+        assert_eq!(
+            TicTacToe::read_record(&start, "5193"),
+            Ok((start.clone(), vec![4, 0, 8, 2]))
+        );
+        let e = TicTacToe::read_record(&start, "515").unwrap_err().reason;
+        assert!(e.contains("move 3") && e.contains("cell 5 is taken"), "{e}");
     }
 }

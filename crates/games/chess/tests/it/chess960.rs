@@ -4,7 +4,7 @@
 
 use cozy_chess::Board;
 use duel_chess::{parse_fen, pgn, Chess};
-use duel_core::conformance::check_game;
+use duel_core::conformance::{check_game, check_record, check_view};
 use duel_core::Game;
 
 const PERFT: &str = include_str!("../../../../../data/chess/chess960-perft.txt");
@@ -35,6 +35,8 @@ fn chess960(fen: &str) -> Chess {
 fn conformance_in_chess960_notation() {
     for (fen, _) in crate::perft_table::table(PERFT) {
         check_game(&chess960(&fen), 4, 960).unwrap();
+        check_view(&chess960(&fen), 1, 961).unwrap();
+        check_record(&chess960(&fen), 1, 962).unwrap();
     }
 }
 

@@ -9,3 +9,4 @@ mod fen_errors;
 mod nnue;
 mod rules;
 mod strong;
+mod view;

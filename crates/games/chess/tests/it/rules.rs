@@ -2,7 +2,7 @@
 //! en-passant rule, the draws, SAN against the Win At Chess answers, bad input.
 
 use duel_chess::{perft, perft_divide, pgn, Chess};
-use duel_core::conformance::check_game;
+use duel_core::conformance::{check_game, check_record, check_view};
 use duel_core::{Game, MoveError, Outcome};
 
 const PERFT: &str = include_str!("../../../../../data/chess/perft.txt");
@@ -45,8 +45,12 @@ fn game_trait_perft_agrees() {
 #[test]
 fn conformance() {
     check_game(&Chess::start(), 20, 7).unwrap();
+    check_view(&Chess::start(), 5, 8).unwrap();
+    check_record(&Chess::start(), 5, 9).unwrap();
     for (fen, _) in perft_table() {
         check_game(&Chess::from_text(&fen).unwrap(), 5, 3).unwrap();
+        check_view(&Chess::from_text(&fen).unwrap(), 2, 4).unwrap();
+        check_record(&Chess::from_text(&fen).unwrap(), 2, 5).unwrap();
     }
 }
 

@@ -6,3 +6,4 @@ mod common;
 mod eval;
 mod rules;
 mod solver;
+mod view;

@@ -3,7 +3,7 @@
 
 use duel_connect4::bitboard::{cell, has_four, winning_cells};
 use duel_connect4::{Connect4, CELLS, HEIGHT, WIDTH};
-use duel_core::conformance::check_game;
+use duel_core::conformance::{check_game, check_record, check_view};
 use duel_core::{perft, Game, MoveError, Outcome, Side, SplitMix64};
 
 /// Perft from the empty board, plies 0..10, from `data/connect4/README.md`.
@@ -14,12 +14,15 @@ const PERFT: [u64; 11] = [
 #[test]
 fn conformance_from_the_start_and_mid_games() {
     check_game(&Connect4::start(), 300, 1).unwrap();
+    check_view(&Connect4::start(), 100, 2).unwrap();
+    check_record(&Connect4::start(), 100, 3).unwrap();
     for (i, text) in ["4453", "44444433", "2252576253462244111563365343671351"]
         .iter()
         .enumerate()
     {
         let pos = Connect4::from_text(text).unwrap();
         check_game(&pos, 100, 10 + i as u64).unwrap();
+        check_view(&pos, 20, 20 + i as u64).unwrap();
     }
 }
 

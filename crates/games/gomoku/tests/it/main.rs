@@ -10,3 +10,4 @@ mod rules;
 mod solve;
 mod text;
 mod vcf;
+mod view;

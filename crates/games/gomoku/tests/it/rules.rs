@@ -2,7 +2,7 @@
 //! against the naive grid of `common`), win detection under each rule, draws and hashes.
 
 use crate::common::{cell, setup, Grid};
-use duel_core::conformance::{check_game, check_position};
+use duel_core::conformance::{check_game, check_position, check_record, check_view};
 use duel_core::{perft, Game, GameInfo, Outcome, SplitMix64};
 use duel_gomoku::{Cell, Gomoku, Rule};
 
@@ -14,12 +14,16 @@ fn variant(spec: &str) -> Gomoku {
 fn conformance_freestyle_15() {
     check_game(&Gomoku::start(), 6, 1).unwrap();
     check_game(&Gomoku::from_text("h8 i9 h9").unwrap(), 3, 2).unwrap();
+    check_view(&Gomoku::start(), 2, 3).unwrap();
+    check_record(&Gomoku::start(), 3, 4).unwrap();
 }
 
 #[test]
 fn conformance_standard_renju_caro() {
     for (i, spec) in ["standard", "renju", "caro"].iter().enumerate() {
         check_game(&variant(spec), 4, 10 + i as u64).unwrap_or_else(|e| panic!("{spec}: {e}"));
+        check_view(&variant(spec), 1, 10 + i as u64).unwrap_or_else(|e| panic!("{spec}: {e}"));
+        check_record(&variant(spec), 2, 10 + i as u64).unwrap_or_else(|e| panic!("{spec}: {e}"));
     }
 }
 
@@ -27,12 +31,15 @@ fn conformance_standard_renju_caro() {
 fn conformance_other_sizes() {
     check_game(&variant("20"), 1, 20).unwrap();
     check_game(&variant("renju:20"), 1, 21).unwrap();
+    check_view(&variant("15x20"), 1, 22).unwrap();
     // Small boards fill up: full-board draws, and renju's forbidden points crowd Black.
     for (i, spec) in ["7x5", "renju:7x5", "standard:5", "caro:6x5", "renju:5x9"]
         .iter()
         .enumerate()
     {
         check_game(&variant(spec), 60, 30 + i as u64).unwrap_or_else(|e| panic!("{spec}: {e}"));
+        check_view(&variant(spec), 20, 30 + i as u64).unwrap_or_else(|e| panic!("{spec}: {e}"));
+        check_record(&variant(spec), 20, 30 + i as u64).unwrap_or_else(|e| panic!("{spec}: {e}"));
     }
 }
 

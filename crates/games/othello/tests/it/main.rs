@@ -9,3 +9,4 @@ mod perft;
 mod rules;
 mod solver;
 mod textbook;
+mod view;

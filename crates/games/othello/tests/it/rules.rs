@@ -1,6 +1,6 @@
 //! Rules, notation and the game contract.
 
-use duel_core::conformance::{check_game, check_position};
+use duel_core::conformance::{check_game, check_position, check_record, check_view};
 use duel_core::{Game, MoveError, Outcome, Side};
 use duel_othello::{Move, Othello};
 use proptest::prelude::*;
@@ -16,12 +16,16 @@ fn board(prefix: &str, side: char) -> String {
 #[test]
 fn conformance_from_the_start() {
     check_game(&Othello::start(), 200, 1).unwrap();
+    check_view(&Othello::start(), 20, 2).unwrap();
+    check_record(&Othello::start(), 50, 3).unwrap();
 }
 
 #[test]
 fn conformance_from_ffo_positions() {
     for case in crate::common::ffo("ffo-1-39.txt", 1, 39).iter().step_by(4) {
         check_game(&case.pos, 20, u64::from(case.id)).unwrap();
+        check_view(&case.pos, 2, u64::from(case.id)).unwrap();
+        check_record(&case.pos, 5, u64::from(case.id)).unwrap();
     }
 }
 
@@ -30,6 +34,8 @@ fn conformance_through_a_pass() {
     // X to move has no move; O has c1.
     let p = pos(&board("OX", 'X'));
     check_game(&p, 5, 3).unwrap();
+    check_view(&p, 5, 4).unwrap();
+    check_record(&p, 5, 5).unwrap();
 }
 
 #[test]

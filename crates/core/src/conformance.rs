@@ -187,6 +187,12 @@ fn check_grid(view: &BoardView) -> Result<(), Failure> {
             view.cells.len()
         ));
     }
+    if view.cell_names.len() != cols * rows {
+        return Err(format!(
+            "{} cell names for a {cols}x{rows} grid",
+            view.cell_names.len()
+        ));
+    }
     if view.col_labels.len() != cols || view.row_labels.len() != rows {
         return Err(format!(
             "{} column and {} row labels for a {cols}x{rows} grid",
@@ -222,6 +228,17 @@ fn check_move_cells<G: GameInfo>(
     let (from, to) = (from.map(usize::from), to.map(usize::from));
     if let Some(c) = from.into_iter().chain(to).find(|&c| c >= n) {
         return Err(format!("cell {c} is off the {n}-cell grid"));
+    }
+    // A front end writes a click as the cells' names: a placement is its cell's name, a move
+    // from a cell begins with that cell's.
+    let text = pos.format_move(mv);
+    let named = match (from, to) {
+        (None, Some(to)) => text == before.cell_names[to],
+        (Some(from), _) => text.starts_with(&before.cell_names[from]),
+        (None, None) => true,
+    };
+    if !named {
+        return Err(format!("'{text}' is not written as its cells are named"));
     }
     pos.play(mv);
     let after = pos.board_view();

@@ -218,6 +218,10 @@ pub trait GameInfo: Game {
     /// The board as text, one line per row, each ending in a newline.
     fn diagram(&self) -> String;
 
+    /// The file extension of [`GameInfo::record`]'s format (`pgn`, `ggf`); `txt` for a move
+    /// list.
+    const RECORD_EXTENSION: &'static str = "txt";
+
     /// How the browser draws the board and takes moves on it.
     const BOARD_STYLE: BoardStyle;
 

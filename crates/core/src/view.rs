@@ -69,6 +69,10 @@ pub struct BoardView {
     pub col_labels: Vec<String>,
     /// The label of each row, top to bottom (`8`..`1`), empty where the game names none.
     pub row_labels: Vec<String>,
+    /// Each cell as the game's notation names it (`e4`, `5`; Connect Four: its column), so
+    /// that a click the legal moves do not cover can still be sent as text and refused by
+    /// the game with its reason.
+    pub cell_names: Vec<String>,
 }
 
 impl BoardView {
@@ -92,12 +96,19 @@ impl BoardView {
             let n = if one_at_top { r + 1 } else { rows - r };
             n.to_string()
         };
+        let col_labels: Vec<String> = (0..cols).map(letter).collect();
+        let row_labels: Vec<String> = (0..rows).map(number).collect();
+        let cell_names = row_labels
+            .iter()
+            .flat_map(|r| col_labels.iter().map(move |c| format!("{c}{r}")))
+            .collect();
         BoardView {
             cols,
             rows,
             cells,
-            col_labels: (0..cols).map(letter).collect(),
-            row_labels: (0..rows).map(number).collect(),
+            col_labels,
+            row_labels,
+            cell_names,
         }
     }
 }

@@ -80,6 +80,8 @@ impl GameInfo for Chess {
         Chess::diagram(self)
     }
 
+    const RECORD_EXTENSION: &'static str = "pgn";
+
     const BOARD_STYLE: BoardStyle = BoardStyle::Checkered;
 
     /// White's view, as the diagram: a8 first, h1 last.

@@ -78,6 +78,10 @@ impl GameInfo for Connect4 {
             cells,
             col_labels: (1..=WIDTH).map(|c| c.to_string()).collect(),
             row_labels: vec![String::new(); HEIGHT as usize],
+            // A disc is dropped into a column, whichever of its cells is clicked.
+            cell_names: (0..WIDTH * HEIGHT)
+                .map(|i| (i % WIDTH + 1).to_string())
+                .collect(),
         }
     }
 

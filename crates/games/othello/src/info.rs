@@ -66,6 +66,8 @@ impl GameInfo for Othello {
         Othello::diagram(self)
     }
 
+    const RECORD_EXTENSION: &'static str = "ggf";
+
     const BOARD_STYLE: BoardStyle = BoardStyle::Discs;
 
     /// Rank 1 on top, as the diagram and Othello boards are drawn: a cell's number is its

@@ -55,6 +55,7 @@ impl GameInfo for TicTacToe {
             cells: (0..9).map(mark).collect(),
             col_labels: vec![String::new(); 3],
             row_labels: vec![String::new(); 3],
+            cell_names: (1..=9).map(|n| n.to_string()).collect(),
         }
     }
 

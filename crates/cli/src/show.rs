@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
+use duel_engine::tree::{annotate, bounded, role, to_move, Annotated, Kind};
 use duel_engine::{Score, SearchReport, Session, Side, TreeNode};
 
 /// "the start position (X to move)" or "position 519 (O to move)".
@@ -71,123 +72,6 @@ pub fn score(r: &SearchReport) -> String {
 /// Milliseconds with three decimals: `1.234 ms` is never seconds.
 pub fn ms(t: Duration) -> String {
     format!("{:.3}", t.as_secs_f64() * 1000.0)
-}
-
-/// A value from MAX's side as the texts' figures print it: `+1`, `-2`, `0`, `+INF@5` for a win
-/// of MAX found 5 plies below the root, `-INF@4` for a loss.
-pub fn max_value(v: Score) -> String {
-    match v.plies_to_end() {
-        Some(n) if v.is_win() => format!("+INF@{n}"),
-        Some(n) => format!("-INF@{n}"),
-        None => v.to_string(),
-    }
-}
-
-/// Which side is to move at a node: the one that did not move into it.
-fn to_move(n: &TreeNode) -> Side {
-    n.mover.other()
-}
-
-fn role(side: Side) -> &'static str {
-    match side {
-        Side::First => "MAX",
-        Side::Second => "MIN",
-    }
-}
-
-/// What a backed-up value of alpha-beta is: the node's value, or only a bound on it (a node cut
-/// off is worth at least what it shows to the side to move there, a node that failed low at
-/// most).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    /// The value itself.
-    Exact,
-    /// The true value is at least the one shown.
-    Lower,
-    /// The true value is at most the one shown.
-    Upper,
-}
-
-impl Kind {
-    fn flip(self) -> Kind {
-        match self {
-            Kind::Exact => Kind::Exact,
-            Kind::Lower => Kind::Upper,
-            Kind::Upper => Kind::Lower,
-        }
-    }
-}
-
-/// A tree node with the kind of its value, from MAX's side.
-pub struct Annotated<'a> {
-    /// The recorded node.
-    pub node: &'a TreeNode,
-    /// Its value for MAX, None for a pruned move.
-    pub value: Option<Score>,
-    /// Whether that value is exact or a bound (for MAX).
-    pub kind: Kind,
-    /// The children, in search order.
-    pub children: Vec<Annotated<'a>>,
-}
-
-/// Works out, bottom up, which values are exact and which are bounds. Rules (negamax view of
-/// the side to move at the node): a node with a pruned move, or whose best child is itself a
-/// lower bound, is a lower bound; a node whose value equals an exact child's is exact; any other
-/// is an upper bound (every move failed low). Minimax and negamax trees come out all exact.
-pub fn annotate(n: &TreeNode) -> Annotated<'_> {
-    let children: Vec<Annotated<'_>> = n.children.iter().map(annotate).collect();
-    // Kinds relative to each node's own `value`, i.e. for the side that moved into it.
-    fn own(a: &Annotated<'_>) -> Kind {
-        if a.node.mover == Side::First {
-            a.kind
-        } else {
-            a.kind.flip()
-        }
-    }
-    let kind_for_mover = match n.value {
-        None => Kind::Exact,
-        Some(_) if children.is_empty() => Kind::Exact,
-        Some(v) => {
-            // The side to move here sees -v; each child's value is already from its side.
-            let here = -v;
-            let kind_here = if n.children.iter().any(TreeNode::is_pruned)
-                || children
-                    .iter()
-                    .any(|c| own(c) == Kind::Lower && c.node.value.is_some_and(|cv| cv >= here))
-            {
-                Kind::Lower
-            } else if children
-                .iter()
-                .any(|c| own(c) == Kind::Exact && c.node.value == Some(here))
-            {
-                Kind::Exact
-            } else {
-                Kind::Upper
-            };
-            kind_here.flip()
-        }
-    };
-    let kind = if n.mover == Side::First {
-        kind_for_mover
-    } else {
-        kind_for_mover.flip()
-    };
-    Annotated {
-        node: n,
-        value: n.value_for_max(),
-        kind,
-        children,
-    }
-}
-
-/// A value for MAX with its kind: `+1`, `>=+1`, `<=-2`, `+INF@5`.
-fn bounded(a: &Annotated<'_>) -> String {
-    let v = a.value.map(max_value).unwrap_or_default();
-    match a.kind {
-        Kind::Exact => v,
-        Kind::Lower => format!(">={v}"),
-        Kind::Upper => format!("<={v}"),
-    }
 }
 
 /// The tree as indented text: one node per line, its move and its backed-up value for MAX
@@ -314,9 +198,6 @@ mod tests {
 
     #[test]
     fn values_and_units() {
-        assert_eq!(max_value(Score(1)), "+1");
-        assert_eq!(max_value(Score::win_in(5)), "+INF@5");
-        assert_eq!(max_value(Score::loss_in(4)), "-INF@4");
         assert_eq!(exact_words(Score::DRAW, "X"), "draw");
         assert_eq!(exact_words(Score::win_in(1), "X"), "X wins in 1 ply");
         assert_eq!(exact_words(Score::loss_in(4), "O"), "O loses in 4 plies");

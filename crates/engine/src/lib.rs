@@ -25,9 +25,12 @@ pub use duel_core::solve::{
     Distance, MoveBounds, MoveProgress, MoveValue, QuickSolve, Solution, SolveError, SolveLimits,
     SolveProgress, SolveStep, SolveStop, Unfinished,
 };
-pub use duel_core::{GameInfo, Outcome, RecordInfo, Score, Side, SolverStopped};
+pub use duel_core::{
+    BoardStyle, BoardView, GameInfo, MoveCells, Outcome, Piece, RecordInfo, Score, Side,
+    SolverStopped,
+};
+pub use duel_search::{tree, Reference, Stats, TreeNode};
 pub use duel_search::{Limits, SearchConfig, Searcher};
-pub use duel_search::{Reference, Stats, TreeNode};
 pub use error::EngineError;
 pub use protocols::{gomocup, nboard, uci};
 pub use registry::{

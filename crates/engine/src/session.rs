@@ -7,9 +7,11 @@ use std::time::Instant;
 
 use duel_core::solve::{QuickSolve, SolverCache};
 use duel_core::{
-    Evaluator, Game, GameInfo, Outcome, RecordInfo, Side, SolverLimits, SolverStopped,
+    BoardStyle, BoardView, Evaluator, Game, GameInfo, MoveCells, Outcome, RecordInfo, Side,
+    SolverLimits, SolverStopped,
 };
 use duel_search::reference::node_budget;
+use duel_search::tree::Count;
 use duel_search::{Reference, ReferenceOptions, Stats, Tree, TreeNode};
 
 use crate::report::{
@@ -65,6 +67,29 @@ pub trait Session: Send {
     fn record(&self, info: &RecordInfo<'_>) -> Option<String>;
     /// Number of moves played since the position was set (what `undo` can take back).
     fn moves_played(&self) -> usize;
+    /// The moves played since the position was set, in the game's notation.
+    fn moves(&self) -> Vec<String>;
+    /// [`Session::moves`] as the terminal shows them (chess: SAN).
+    fn moves_display(&self) -> Vec<String>;
+    /// The position the moves were played from, in the game's text form.
+    fn start_position(&self) -> String;
+    /// Why the game ended, in a few words ([`GameInfo::end_reason`]).
+    fn end_reason(&self) -> &'static str;
+    /// The file extension of the game's records ([`GameInfo::RECORD_EXTENSION`]).
+    fn record_extension(&self) -> &'static str;
+    /// Reads a game record in the game's format ([`GameInfo::read_record`]: PGN, GGF, a move
+    /// list): its start becomes the position and its moves are played, so `undo` takes them
+    /// back. Text that names no variant is read in the session's.
+    fn load_record(&mut self, text: &str) -> Result<(), EngineError>;
+
+    /// How a graphical front end draws the board ([`GameInfo::BOARD_STYLE`]).
+    fn board_style(&self) -> BoardStyle;
+    /// The board as a grid of cells.
+    fn board(&self) -> BoardView;
+    /// The legal moves in the game's notation and move order, each with the cells it touches.
+    fn legal_move_cells(&self) -> Vec<(String, MoveCells)>;
+    /// The cells the last move played since the position was set touched.
+    fn last_move_cells(&self) -> Option<MoveCells>;
 
     /// The game's on/off options ([`GameInfo::SWITCHES`]: chess's `UCI_Chess960`).
     fn switches(&self) -> &'static [&'static str];
@@ -130,6 +155,10 @@ pub trait Session: Send {
         depth: u32,
         cap: u64,
     ) -> Result<(SearchReport, TreeNode), EngineError>;
+    /// The nodes Minimax visits to `depth` (the most any algorithm of [`Session::compare`]
+    /// visits), or None when that is more than `cap`: found for at most `cap` nodes' work, so
+    /// a front end can refuse a comparison too large to run before running it.
+    fn minimax_nodes(&self, depth: u32, cap: u64) -> Option<u64>;
     /// Perft: positions exactly `depth` plies ahead.
     fn perft(&self, depth: u32) -> u64;
     /// Perft split by root move, `(move, leaves)` in the game's move order; None once `stop`
@@ -228,6 +257,29 @@ impl<G: GameInfo, E: Evaluator<G>> GameSession<G, E> {
         };
         let r = s.search(&self.pos, &limits, |_| {});
         report_text(&self.pos, &r)
+    }
+
+    /// The moves played since the position was set, each written by `write` in the position
+    /// it was played from.
+    fn played_text(&self, write: impl Fn(&G, G::Move) -> String) -> Vec<String> {
+        let mut pos = self.start_pos();
+        self.played
+            .iter()
+            .map(|&mv| {
+                let text = write(&pos, mv);
+                pos.play(mv);
+                text
+            })
+            .collect()
+    }
+
+    /// The position the moves played since the position was set were played from.
+    fn start_pos(&self) -> G {
+        let mut start = self.pos.clone();
+        for &mv in self.played.iter().rev() {
+            start.undo(mv);
+        }
+        start
     }
 
     fn check_depth(depth: u32) -> Result<(), EngineError> {
@@ -347,15 +399,68 @@ impl<G: GameInfo, E: Evaluator<G>> Session for GameSession<G, E> {
     }
 
     fn record(&self, info: &RecordInfo<'_>) -> Option<String> {
-        let mut start = self.pos.clone();
-        for &mv in self.played.iter().rev() {
-            start.undo(mv);
-        }
-        G::record(&start, &self.played, info)
+        G::record(&self.start_pos(), &self.played, info)
     }
 
     fn moves_played(&self) -> usize {
         self.played.len()
+    }
+
+    fn moves(&self) -> Vec<String> {
+        self.played_text(G::format_move)
+    }
+
+    fn moves_display(&self) -> Vec<String> {
+        self.played_text(G::display_move)
+    }
+
+    fn start_position(&self) -> String {
+        self.start_pos().to_text()
+    }
+
+    fn end_reason(&self) -> &'static str {
+        self.pos.end_reason()
+    }
+
+    fn record_extension(&self) -> &'static str {
+        G::RECORD_EXTENSION
+    }
+
+    fn load_record(&mut self, text: &str) -> Result<(), EngineError> {
+        let (mut pos, moves) = G::read_record(&self.start, text)?;
+        for name in &self.switches {
+            pos.set_switch(name, true);
+        }
+        for &mv in &moves {
+            pos.play(mv);
+        }
+        self.pos = pos;
+        self.played = moves;
+        Ok(())
+    }
+
+    fn board_style(&self) -> BoardStyle {
+        G::BOARD_STYLE
+    }
+
+    fn board(&self) -> BoardView {
+        self.pos.board_view()
+    }
+
+    fn legal_move_cells(&self) -> Vec<(String, MoveCells)> {
+        let mut moves = Vec::new();
+        self.pos.generate_moves(&mut moves);
+        moves
+            .into_iter()
+            .map(|mv| (self.pos.format_move(mv), self.pos.move_cells(mv)))
+            .collect()
+    }
+
+    fn last_move_cells(&self) -> Option<MoveCells> {
+        let &mv = self.played.last()?;
+        let mut before = self.pos.clone();
+        before.undo(mv);
+        Some(before.move_cells(mv))
     }
 
     fn config(&self) -> &SearchConfig {
@@ -509,6 +614,18 @@ impl<G: GameInfo, E: Evaluator<G>> Session for GameSession<G, E> {
         }
         r.algorithm = algorithm.name();
         Ok((report_text(&self.pos, &r), tree.finish(r.value)))
+    }
+
+    fn minimax_nodes(&self, depth: u32, cap: u64) -> Option<u64> {
+        let mut count = Count::with_cap(cap);
+        Reference::Minimax.search_traced(
+            &self.pos,
+            &self.eval,
+            depth,
+            ReferenceOptions::default(),
+            &mut count,
+        );
+        (!count.exceeded()).then_some(count.nodes)
     }
 
     fn perft(&self, depth: u32) -> u64 {

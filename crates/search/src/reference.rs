@@ -281,6 +281,7 @@ impl<'a, G: Game, E: Evaluator<G>, T: Tracer<G>> Ctx<'a, G, E, T> {
         mut alpha: Score,
         beta: Score,
     ) -> Score {
+        self.tracer.window(alpha, beta);
         if let Some(v) = self.visit(depth, ply) {
             return v;
         }

@@ -12,6 +12,9 @@ pub trait Tracer<G: Game> {
     fn leave(&mut self, _value: Score) {}
     /// `mv` in `pos` was never searched: a cut-off made it unnecessary.
     fn pruned(&mut self, _pos: &G, _mv: G::Move) {}
+    /// The node just entered (the root before any move) is searched with the window
+    /// (`alpha`, `beta`), from its side to move: alpha-beta only.
+    fn window(&mut self, _alpha: Score, _beta: Score) {}
     /// True once the tracer has seen enough: the search then treats every further node as a
     /// leaf and unwinds at once (its result is meaningless and should be discarded).
     fn full(&self) -> bool {
@@ -34,6 +37,9 @@ pub struct TreeNode {
     pub mover: Side,
     /// The backed-up value for `mover`, or None for a pruned move.
     pub value: Option<Score>,
+    /// The window (alpha, beta) alpha-beta searched the node with, from the side to move at
+    /// the node; None for the algorithms without one, and for pruned moves.
+    pub window: Option<(Score, Score)>,
     /// The children in the order they were searched, pruned ones last.
     pub children: Vec<TreeNode>,
 }
@@ -83,6 +89,7 @@ impl Tree {
                 mv: String::new(),
                 mover: root.side_to_move().other(),
                 value: None,
+                window: None,
                 children: Vec::new(),
             }],
         }
@@ -109,6 +116,7 @@ impl<G: Game> Tracer<G> for Tree {
             mv: pos.format_move(mv),
             mover: pos.side_to_move(),
             value: None,
+            window: None,
             children: Vec::new(),
         });
     }
@@ -128,6 +136,7 @@ impl<G: Game> Tracer<G> for Tree {
             mv: pos.format_move(mv),
             mover: pos.side_to_move(),
             value: None,
+            window: None,
             children: Vec::new(),
         };
         self.stack
@@ -137,7 +146,175 @@ impl<G: Game> Tracer<G> for Tree {
             .push(node);
     }
 
+    fn window(&mut self, alpha: Score, beta: Score) {
+        if let Some(node) = self.stack.last_mut() {
+            node.window = Some((alpha, beta));
+        }
+    }
+
     fn full(&self) -> bool {
         self.exceeded()
+    }
+}
+
+/// Counts the nodes a search visits and stops it past a cap, recording nothing: what a tree
+/// of that size would cost to look at, found for at most `cap` nodes' work.
+#[derive(Debug, Clone, Copy)]
+pub struct Count {
+    /// Nodes visited, the root included.
+    pub nodes: u64,
+    cap: u64,
+}
+
+impl Count {
+    /// A counter that stops the search once it has seen more than `cap` nodes.
+    pub fn with_cap(cap: u64) -> Self {
+        Count { nodes: 1, cap }
+    }
+
+    /// True if the search went past the cap (it was then cut short).
+    pub fn exceeded(&self) -> bool {
+        self.nodes > self.cap
+    }
+}
+
+impl<G: Game> Tracer<G> for Count {
+    fn enter(&mut self, _pos: &G, _mv: G::Move) {
+        self.nodes += 1;
+    }
+
+    fn full(&self) -> bool {
+        self.exceeded()
+    }
+}
+
+/// A value from MAX's side as the texts' figures print it: `+1`, `-2`, `0`, `+INF@5` for a win
+/// of MAX found 5 plies below the root, `-INF@4` for a loss.
+pub fn max_value(v: Score) -> String {
+    match v.plies_to_end() {
+        Some(n) if v.is_win() => format!("+INF@{n}"),
+        Some(n) => format!("-INF@{n}"),
+        None => v.to_string(),
+    }
+}
+
+/// Which side is to move at a node: the one that did not move into it.
+pub fn to_move(n: &TreeNode) -> Side {
+    n.mover.other()
+}
+
+/// MAX for the first player, MIN for the second, as the texts name them.
+pub fn role(side: Side) -> &'static str {
+    match side {
+        Side::First => "MAX",
+        Side::Second => "MIN",
+    }
+}
+
+/// What a backed-up value of alpha-beta is: the node's value, or only a bound on it (a node cut
+/// off is worth at least what it shows to the side to move there, a node that failed low at
+/// most).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// The value itself.
+    Exact,
+    /// The true value is at least the one shown.
+    Lower,
+    /// The true value is at most the one shown.
+    Upper,
+}
+
+impl Kind {
+    /// The same bound seen from the other side.
+    pub fn flip(self) -> Kind {
+        match self {
+            Kind::Exact => Kind::Exact,
+            Kind::Lower => Kind::Upper,
+            Kind::Upper => Kind::Lower,
+        }
+    }
+}
+
+/// A tree node with the kind of its value, from MAX's side.
+pub struct Annotated<'a> {
+    /// The recorded node.
+    pub node: &'a TreeNode,
+    /// Its value for MAX, None for a pruned move.
+    pub value: Option<Score>,
+    /// Whether that value is exact or a bound (for MAX).
+    pub kind: Kind,
+    /// The children, in search order.
+    pub children: Vec<Annotated<'a>>,
+}
+
+/// Works out, bottom up, which values are exact and which are bounds. Rules (negamax view of
+/// the side to move at the node): a node with a pruned move, or whose best child is itself a
+/// lower bound, is a lower bound; a node whose value equals an exact child's is exact; any other
+/// is an upper bound (every move failed low). Minimax and negamax trees come out all exact.
+pub fn annotate(n: &TreeNode) -> Annotated<'_> {
+    let children: Vec<Annotated<'_>> = n.children.iter().map(annotate).collect();
+    // Kinds relative to each node's own `value`, i.e. for the side that moved into it.
+    fn own(a: &Annotated<'_>) -> Kind {
+        if a.node.mover == Side::First {
+            a.kind
+        } else {
+            a.kind.flip()
+        }
+    }
+    let kind_for_mover = match n.value {
+        None => Kind::Exact,
+        Some(_) if children.is_empty() => Kind::Exact,
+        Some(v) => {
+            // The side to move here sees -v; each child's value is already from its side.
+            let here = -v;
+            let kind_here = if n.children.iter().any(TreeNode::is_pruned)
+                || children
+                    .iter()
+                    .any(|c| own(c) == Kind::Lower && c.node.value.is_some_and(|cv| cv >= here))
+            {
+                Kind::Lower
+            } else if children
+                .iter()
+                .any(|c| own(c) == Kind::Exact && c.node.value == Some(here))
+            {
+                Kind::Exact
+            } else {
+                Kind::Upper
+            };
+            kind_here.flip()
+        }
+    };
+    let kind = if n.mover == Side::First {
+        kind_for_mover
+    } else {
+        kind_for_mover.flip()
+    };
+    Annotated {
+        node: n,
+        value: n.value_for_max(),
+        kind,
+        children,
+    }
+}
+
+/// A value for MAX with its kind: `+1`, `>=+1`, `<=-2`, `+INF@5`.
+pub fn bounded(a: &Annotated<'_>) -> String {
+    let v = a.value.map(max_value).unwrap_or_default();
+    match a.kind {
+        Kind::Exact => v,
+        Kind::Lower => format!(">={v}"),
+        Kind::Upper => format!("<={v}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_for_max_as_the_texts_print_them() {
+        assert_eq!(max_value(Score(1)), "+1");
+        assert_eq!(max_value(Score::win_in(5)), "+INF@5");
+        assert_eq!(max_value(Score::loss_in(4)), "-INF@4");
     }
 }

@@ -7,6 +7,7 @@ mod args;
 mod commands;
 mod matches;
 mod play;
+mod serve;
 mod show;
 mod suite;
 
@@ -126,6 +127,9 @@ a position refused as too far from the end among them.")]
     /// Run a chess test suite (EPD with bm/am, e.g. data/chess/wac.epd) under one limit per
     /// position and count the positions solved.
     Suite(suite::SuiteArgs),
+    /// Serve the browser front end and its JSON API (docs/API.md): every game to play,
+    /// analyse and learn from, on http://127.0.0.1:8080/ unless told otherwise.
+    Serve(serve::ServeArgs),
     /// Speak the UCI protocol on standard input and output, for chess GUIs and tournament
     /// managers (Cute Chess, Arena, Banksia, python-chess, ...).
     Uci {
@@ -163,6 +167,7 @@ fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::Match(a) => matches::play_match(&a, out),
         Command::MatchMerge { files } => matches::merge(&files, out),
         Command::Suite(a) => suite::suite(&a, out),
+        Command::Serve(a) => serve::serve(&a, out),
         Command::Nboard { .. } | Command::Uci { .. } | Command::Gomocup { .. } => {
             unreachable!("main runs the protocol loops itself")
         }

@@ -10,5 +10,6 @@ mod matches;
 mod nboard;
 mod readme;
 mod registry;
+mod serve;
 mod suite;
 mod uci;

@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-/// The front ends' sources: the command line and the engine facade with its protocol loops,
-/// but for the registry itself.
+/// The front ends' sources: the command line, the engine facade with its protocol loops (but
+/// for the registry itself), the arena, and the web server with its page.
 fn front_end_sources() -> Vec<PathBuf> {
     let cli = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
@@ -13,13 +13,17 @@ fn front_end_sources() -> Vec<PathBuf> {
         cli.join("src"),
         cli.join("../engine/src"),
         cli.join("../arena/src"),
+        cli.join("../web/src"),
+        cli.join("../web/assets"),
     ];
     while let Some(dir) = dirs.pop() {
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
             if path.is_dir() {
                 dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs")
+            } else if path
+                .extension()
+                .is_some_and(|e| e == "rs" || e == "js" || e == "html")
                 && !path.ends_with("engine/src/registry.rs")
             {
                 files.push(path);

@@ -1,0 +1,488 @@
+//! The searches: the engine's, streamed as it deepens, and the textbook algorithms' comparison
+//! and tree. Each runs on a blocking thread under one of the server's search permits; the
+//! engine search stops when its page goes away (the event stream is dropped), when
+//! `POST /api/stop` names it, or at the server's time cap.
+
+use std::convert::Infallible;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::State;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::Json;
+use duel_engine::tree::{annotate, bounded, role, to_move, Annotated, Kind};
+use duel_engine::{parse_reference, Algorithm, Score, SearchReport, Session, Side};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tokio::sync::{mpsc, OwnedSemaphorePermit};
+use tokio_stream::wrappers::ReceiverStream;
+use tokio_stream::{Stream, StreamExt};
+
+use crate::api::{game_request, open, GameRef};
+use crate::error::{ApiError, Body, Query};
+use crate::AppState;
+
+/// A search permit, or 429 when every slot is taken.
+fn permit(st: &AppState) -> Result<OwnedSemaphorePermit, ApiError> {
+    st.searches
+        .clone()
+        .try_acquire_owned()
+        .map_err(|_| ApiError {
+            status: axum::http::StatusCode::TOO_MANY_REQUESTS,
+            message: format!(
+                "{} searches are running already (the server's limit); stop one or try again",
+                st.limits.max_searches
+            ),
+        })
+}
+
+/// Runs `work` on a blocking thread holding `permit`.
+async fn blocking<T: Send + 'static>(
+    permit: OwnedSemaphorePermit,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        work()
+    })
+    .await
+    .map_err(|e| ApiError {
+        status: axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+        message: format!("the search thread failed: {e}"),
+    })
+}
+
+/// A value as people read it: `+35`, `win in 5`, `exact +6` when a solver gave the margin.
+fn score_text(value: Score, margin: Option<i32>) -> String {
+    match margin {
+        Some(0) => "exact 0".into(),
+        Some(m) => format!("exact {m:+}"),
+        None => value.to_string(),
+    }
+}
+
+/// A report as the page shows it; `mover` is the side to move at its root, for the value from
+/// the first player's side that the graph draws.
+fn report_json(s: &dyn Session, r: &SearchReport, mover: Side) -> Value {
+    let lines: Vec<Value> = r
+        .lines
+        .iter()
+        .map(|(v, pv)| {
+            json!({
+                "value": v.0,
+                "score": v.to_string(),
+                "pv": pv,
+                "pv_display": s.display_line(pv),
+            })
+        })
+        .collect();
+    json!({
+        "algorithm": r.algorithm,
+        "depth": r.depth,
+        "seldepth": r.stats.seldepth,
+        "value": r.value.0,
+        "value_first": r.value.0 * mover.sign(),
+        "score": score_text(r.value, r.margin),
+        "decisive": r.value.is_decisive(),
+        "best": r.best,
+        "pv": r.pv,
+        "pv_display": s.display_line(&r.pv),
+        "lines": lines,
+        "nodes": r.stats.nodes,
+        "evals": r.stats.evals,
+        "cutoffs": r.stats.cutoffs,
+        "tt_hits": r.stats.tt_hits,
+        "ebf": r.ebf(),
+        "nps": r.nps(),
+        "time_ms": r.time.as_secs_f64() * 1000.0,
+        "hashfull": r.hashfull,
+    })
+}
+
+/// `GET /api/search`'s query: the position, then the limits (none: until stopped, or the
+/// server's time cap).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SearchQuery {
+    game: String,
+    #[serde(default)]
+    eval: Option<String>,
+    #[serde(default)]
+    position: String,
+    /// The moves played, separated by spaces.
+    #[serde(default)]
+    moves: String,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    /// Milliseconds.
+    time: Option<u64>,
+    multipv: Option<usize>,
+    threads: Option<usize>,
+}
+
+/// The search's limits within the server's caps, or a 400 naming the cap exceeded.
+fn limits(q: &SearchQuery, st: &AppState) -> Result<duel_engine::Limits, ApiError> {
+    let caps = &st.limits;
+    if q.depth == Some(0) {
+        return Err(ApiError::bad("depth must be at least 1"));
+    }
+    if let Some(d) = q.depth.filter(|&d| d > caps.max_depth) {
+        return Err(ApiError::bad(format!(
+            "depth {d} is above the server's cap of {}",
+            caps.max_depth
+        )));
+    }
+    if let Some(n) = q.nodes.filter(|&n| n > caps.max_nodes) {
+        return Err(ApiError::bad(format!(
+            "nodes {n} is above the server's cap of {}",
+            caps.max_nodes
+        )));
+    }
+    if q.nodes == Some(0) || q.time == Some(0) {
+        return Err(ApiError::bad("nodes and time must be at least 1"));
+    }
+    let cap = caps.max_time;
+    let time = match q.time.map(Duration::from_millis) {
+        Some(t) if t > cap => {
+            return Err(ApiError::bad(format!(
+                "time {} ms is above the server's cap of {} ms",
+                t.as_millis(),
+                cap.as_millis()
+            )))
+        }
+        Some(t) => t,
+        None => cap,
+    };
+    Ok(duel_engine::Limits {
+        depth: q.depth,
+        nodes: q.nodes,
+        time: Some(time),
+    })
+}
+
+/// Sets the stop flag when dropped: the stream holds it, so a page that goes away (axum drops
+/// the response) stops its search, and it leaves the table of running searches.
+struct StopOnDrop {
+    id: u64,
+    flag: Arc<AtomicBool>,
+    state: Arc<AppState>,
+}
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.flag.store(true, Ordering::Relaxed);
+        if let Ok(mut running) = self.state.running.lock() {
+            running.remove(&self.id);
+        }
+    }
+}
+
+fn event(name: &str, data: &Value) -> Event {
+    Event::default().event(name).data(data.to_string())
+}
+
+/// `GET /api/search`: server-sent events `start` (the id for `/api/stop`), one `info` per
+/// completed iteration, then `done` with the final report (or `error`).
+pub async fn search(
+    State(st): State<Arc<AppState>>,
+    Query(q): Query<SearchQuery>,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    let limits = limits(&q, &st)?;
+    let at = GameRef {
+        game: q.game.clone(),
+        eval: q.eval.clone(),
+        position: q.position.clone(),
+        moves: q.moves.split_whitespace().map(str::to_string).collect(),
+    };
+    let mut s = open(&at)?;
+    // The search holds its session; the reports are written with a second one at the same
+    // position (their lines in the terminal's notation need a position to play them from).
+    let view = open(&at)?;
+    if let Some(o) = s.outcome() {
+        return Err(duel_engine::EngineError::GameOver(o).into());
+    }
+    let mut config = s.config().clone();
+    if let Some(k) = q.multipv {
+        if k == 0 || k > 16 {
+            return Err(ApiError::bad("multipv must be between 1 and 16"));
+        }
+        config.multipv = k;
+    }
+    if let Some(t) = q.threads {
+        if t == 0 || t > st.limits.max_threads {
+            return Err(ApiError::bad(format!(
+                "threads must be between 1 and the server's cap of {}",
+                st.limits.max_threads
+            )));
+        }
+        config.threads = t;
+    }
+    s.set_config(config)?;
+    let permit = permit(&st)?;
+    let flag = s.stop_flag();
+    let id = st.next_id.fetch_add(1, Ordering::Relaxed);
+    st.running
+        .lock()
+        .map_err(|_| ApiError::bad("the server's table of searches is unusable"))?
+        .insert(id, flag.clone());
+    let guard = StopOnDrop {
+        id,
+        flag,
+        state: st.clone(),
+    };
+    let (tx, rx) = mpsc::channel::<Event>(256);
+    let _ = tx.try_send(event("start", &json!({ "id": id })));
+    tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        let mover = s.side_to_move();
+        let mut on_iteration = |r: &SearchReport| {
+            let _ = tx.blocking_send(event("info", &report_json(view.as_ref(), r, mover)));
+        };
+        let result = s.search(&limits, &mut on_iteration);
+        let last = match result {
+            Ok(r) => event("done", &report_json(view.as_ref(), &r, mover)),
+            Err(e) => event("error", &json!({ "error": e.to_string() })),
+        };
+        let _ = tx.blocking_send(last);
+    });
+    let stream = ReceiverStream::new(rx).map(move |e| {
+        let _ = &guard;
+        Ok(e)
+    });
+    Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_millis(500))))
+}
+
+/// `POST /api/stop`'s body.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StopReq {
+    id: u64,
+}
+
+/// `POST /api/stop`: stops the search `id`; its `done` event, with the best move found so
+/// far, follows on its stream. 404 when no such search runs (it may have just ended).
+pub async fn stop(
+    State(st): State<Arc<AppState>>,
+    Body(r): Body<StopReq>,
+) -> Result<Json<Value>, ApiError> {
+    let running = st
+        .running
+        .lock()
+        .map_err(|_| ApiError::bad("the server's table of searches is unusable"))?;
+    match running.get(&r.id) {
+        Some(flag) => {
+            flag.store(true, Ordering::Relaxed);
+            Ok(Json(json!({ "stopped": r.id })))
+        }
+        None => Err(ApiError {
+            status: axum::http::StatusCode::NOT_FOUND,
+            message: format!("no search {} is running", r.id),
+        }),
+    }
+}
+
+game_request!(
+    /// `POST /api/evals`: the game's positions, for the evaluation graph.
+    EvalsReq {
+        /// Nodes per position (default 20,000).
+        nodes: Option<u64>,
+    }
+);
+
+/// The most positions one graph request may search.
+const MAX_EVAL_POSITIONS: usize = 1000;
+/// The most nodes per position of one graph request.
+const MAX_EVAL_NODES: u64 = 1_000_000;
+
+/// `POST /api/evals`: a node-limited search of the start and of the position after each move,
+/// its value from the first player's side (the graph's convention: up is good for the first
+/// player).
+pub async fn evals(
+    State(st): State<Arc<AppState>>,
+    Body(r): Body<EvalsReq>,
+) -> Result<Json<Value>, ApiError> {
+    let nodes = r.nodes.unwrap_or(20_000);
+    if nodes == 0 || nodes > MAX_EVAL_NODES {
+        return Err(ApiError::bad(format!(
+            "nodes must be between 1 and {MAX_EVAL_NODES}"
+        )));
+    }
+    if r.moves.len() + 1 > MAX_EVAL_POSITIONS {
+        return Err(ApiError::bad(format!(
+            "a graph covers at most {MAX_EVAL_POSITIONS} positions"
+        )));
+    }
+    // Every move is checked before the work starts, so a bad one is a 422 at once.
+    open(&r.at())?;
+    let mut s = open(&GameRef {
+        moves: Vec::new(),
+        ..r.at()
+    })?;
+    let permit = permit(&st)?;
+    let moves = r.moves;
+    let values = blocking(permit, move || -> Result<Vec<Value>, ApiError> {
+        let limits = duel_engine::Limits::nodes(nodes);
+        let mut out = Vec::with_capacity(moves.len() + 1);
+        for ply in 0..=moves.len() {
+            if ply > 0 {
+                s.play(&moves[ply - 1])?;
+            }
+            let mover = s.side_to_move();
+            let v = match s.outcome() {
+                Some(_) => match s.winner() {
+                    Some(w) => Score::WIN.0 * w.sign(),
+                    None => 0,
+                },
+                None => s.search(&limits, &mut |_| {})?.value.0 * mover.sign(),
+            };
+            out.push(json!({ "ply": ply, "value_first": v }));
+        }
+        Ok(out)
+    })
+    .await??;
+    Ok(Json(json!({ "nodes": nodes, "values": values })))
+}
+
+game_request!(
+    /// `POST /api/compare`'s body.
+    CompareReq {
+        depth: u32,
+        /// Algorithm names (`duel compare`'s); all when absent.
+        #[serde(default)]
+        algorithms: Option<Vec<String>>,
+    }
+);
+
+/// `POST /api/compare`: every algorithm to the same depth on the position, side by side.
+/// Refused before it runs when Minimax would visit more than the server's cap.
+pub async fn compare(
+    State(st): State<Arc<AppState>>,
+    Body(r): Body<CompareReq>,
+) -> Result<Json<Value>, ApiError> {
+    let algorithms = match &r.algorithms {
+        None => Algorithm::ALL.to_vec(),
+        Some(names) => names
+            .iter()
+            .map(|n| Algorithm::parse(n))
+            .collect::<Result<Vec<_>, _>>()?,
+    };
+    if r.depth == 0 {
+        return Err(ApiError::bad("depth must be at least 1"));
+    }
+    let s = open(&r.at())?;
+    let cap = st.limits.max_compare_nodes;
+    let depth = r.depth;
+    let permit = permit(&st)?;
+    let rows = blocking(permit, move || -> Result<Value, ApiError> {
+        if s.minimax_nodes(depth, cap).is_none() {
+            return Err(ApiError::bad(format!(
+                "Minimax to depth {depth} visits more than the server's cap of {cap} nodes \
+                 here: choose a smaller depth"
+            )));
+        }
+        let mover = s.side_to_move();
+        let rows = s.compare(depth, &algorithms)?;
+        Ok(Value::Array(
+            rows.iter()
+                .map(|row| {
+                    let mut v = report_json(s.as_ref(), &row.report, mover);
+                    v["algorithm"] = json!(row.algorithm.name());
+                    v["exact"] = json!(row.algorithm.is_exact());
+                    v["budget"] = json!(row.budget);
+                    v
+                })
+                .collect(),
+        ))
+    })
+    .await??;
+    Ok(Json(json!({ "depth": depth, "rows": rows })))
+}
+
+game_request!(
+    /// `POST /api/tree`'s body.
+    TreeReq {
+        depth: u32,
+        /// A reference algorithm (`minimax`, `negamax`, `alphabeta-hard`, `alphabeta`,
+        /// `two-phase`).
+        algorithm: String,
+    }
+);
+
+/// A window edge for MAX as text: `-inf`, `+inf` or the value.
+fn edge(v: Score) -> String {
+    duel_engine::tree::max_value(v)
+}
+
+/// One node and its subtree as the page draws it. Values and windows are from MAX's side (the
+/// first player), as the texts' figures give them: at a MIN node the negamax window
+/// (alpha, beta) of the side to move is (-beta, -alpha) for MAX.
+fn node_json(a: &Annotated<'_>, next: &mut u64, path: &mut Vec<String>) -> Value {
+    let id = *next;
+    *next += 1;
+    let n = a.node;
+    let pruned = n.is_pruned();
+    let here = to_move(n);
+    let window = n.window.map(|(alpha, beta)| match here {
+        Side::First => (alpha, beta),
+        Side::Second => (-beta, -alpha),
+    });
+    let children: Vec<Value> = a
+        .children
+        .iter()
+        .map(|c| {
+            path.push(c.node.mv.clone());
+            let v = node_json(c, next, path);
+            path.pop();
+            v
+        })
+        .collect();
+    json!({
+        "id": id,
+        "move": n.mv,
+        "path": path.clone(),
+        "to_move": role(here),
+        "value": a.value.map(|v| v.0),
+        "value_text": if pruned { None } else { Some(bounded(a)) },
+        "bound": if pruned { None } else { Some(match a.kind {
+            Kind::Exact => "exact",
+            Kind::Lower => "lower",
+            Kind::Upper => "upper",
+        }) },
+        "pruned": pruned,
+        "alpha": window.map(|w| w.0 .0),
+        "beta": window.map(|w| w.1 .0),
+        "alpha_text": window.map(|w| edge(w.0)),
+        "beta_text": window.map(|w| edge(w.1)),
+        "children": children,
+    })
+}
+
+/// `POST /api/tree`: the tree a reference algorithm explored, node by node in search order,
+/// with the cut moves marked; refused when it has more nodes than the server's cap.
+pub async fn tree(
+    State(st): State<Arc<AppState>>,
+    Body(r): Body<TreeReq>,
+) -> Result<Json<Value>, ApiError> {
+    let algorithm = parse_reference(&r.algorithm)?;
+    if r.depth == 0 {
+        return Err(ApiError::bad("depth must be at least 1"));
+    }
+    let s = open(&r.at())?;
+    let cap = st.limits.max_tree_nodes;
+    let depth = r.depth;
+    let permit = permit(&st)?;
+    let out = blocking(permit, move || -> Result<Value, ApiError> {
+        let mover = s.side_to_move();
+        let (report, root) = s.tree(algorithm, depth, cap)?;
+        let mut next = 0;
+        let tree = node_json(&annotate(&root), &mut next, &mut Vec::new());
+        Ok(json!({
+            "report": report_json(s.as_ref(), &report, mover),
+            "nodes": root.visited(),
+            "tree": tree,
+        }))
+    })
+    .await??;
+    Ok(Json(out))
+}

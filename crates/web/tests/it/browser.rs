@@ -1,0 +1,645 @@
+//! The page in a real headless Chromium, driven through chromedriver: what a person does with
+//! the mouse, checked on what the page shows.
+//!
+//! The tests need Debian's `chromium` and `chromium-driver` (`.ci/run` installs them). Without
+//! them each test says so and passes, unless `DUEL_BROWSER_TESTS=require` (CI sets it), when a
+//! missing browser fails. A failing test leaves a screenshot in `target/browser-shots/`;
+//! `DUEL_SCREENSHOTS=DIR` makes the tests save the README's pictures of each view there.
+
+use std::future::Future;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use duel_web::{Bound, Limits, ServeConfig};
+use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::json;
+
+type Res<T = ()> = Result<T, String>;
+
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+macro_rules! ensure {
+    ($cond:expr, $($msg:tt)+) => {
+        if !$cond {
+            return Err(format!($($msg)+));
+        }
+    };
+}
+
+fn err<E: std::fmt::Display>(e: E) -> String {
+    e.to_string()
+}
+
+/// chromedriver on a free port, killed when dropped.
+struct Driver {
+    child: Child,
+    port: u16,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Whether the browser is here; without it, a test passes with a note unless CI requires it.
+fn browser_present() -> bool {
+    let present = Path::new(CHROMEDRIVER).exists() && Path::new(CHROMIUM).exists();
+    if !present {
+        let required = std::env::var("DUEL_BROWSER_TESTS").is_ok_and(|v| v == "require");
+        assert!(
+            !required,
+            "DUEL_BROWSER_TESTS=require but {CHROMEDRIVER} or {CHROMIUM} is missing \
+             (apt-get install chromium chromium-driver)"
+        );
+        eprintln!("skipped: no {CHROMEDRIVER} (apt-get install chromium chromium-driver)");
+    }
+    present
+}
+
+fn start_driver() -> Driver {
+    let port = free_port();
+    let child = Command::new(CHROMEDRIVER)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromedriver starts");
+    let t = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "chromedriver did not listen"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Driver { child, port }
+}
+
+/// A served site, a browser on it, and the test's name for its screenshots.
+struct Page {
+    client: Client,
+    base: String,
+    _driver: Driver,
+    _profile: PathBuf,
+}
+
+async fn open(name: &'static str, limits: Limits) -> Page {
+    let bound = Bound::bind(&ServeConfig {
+        port: 0,
+        limits,
+        ..ServeConfig::default()
+    })
+    .await
+    .unwrap();
+    let addr = bound.addr().unwrap();
+    tokio::spawn(bound.serve(std::future::pending()));
+    let driver = start_driver();
+    let profile = std::env::temp_dir().join(format!("duel-chromium-{}-{name}", std::process::id()));
+    let caps = json!({
+        "goog:chromeOptions": {
+            "binary": CHROMIUM,
+            "args": [
+                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-quic", "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--window-size=1300,1000",
+                format!("--user-data-dir={}", profile.display()),
+            ],
+        }
+    });
+    let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(caps.as_object().unwrap().clone())
+        .connect(&format!("http://127.0.0.1:{}", driver.port))
+        .await
+        .expect("a chromium session");
+    Page {
+        client,
+        base: format!("http://{addr}"),
+        _driver: driver,
+        _profile: profile,
+    }
+}
+
+impl Page {
+    async fn goto(&self, query: &str) -> Res {
+        self.client
+            .goto(&format!("{}/{query}", self.base))
+            .await
+            .map_err(err)?;
+        self.wait_js(
+            "return document.body.dataset.ready === 'true'",
+            "the page to start",
+        )
+        .await
+    }
+
+    /// Waits until `script` returns true.
+    async fn wait_js(&self, script: &str, what: &str) -> Res {
+        let t = Instant::now();
+        loop {
+            let v = self.client.execute(script, vec![]).await.map_err(err)?;
+            if v == json!(true) {
+                return Ok(());
+            }
+            ensure!(
+                t.elapsed() < Duration::from_secs(60),
+                "timed out waiting for {what}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Waits until at least `n` elements match `css`.
+    async fn wait_count(&self, css: &str, n: usize, what: &str) -> Res {
+        let script = format!("return document.querySelectorAll({css:?}).length >= {n}");
+        self.wait_js(&script, what).await
+    }
+
+    /// Waits until the text of the element `id` starts with `prefix`.
+    async fn wait_starts(&self, id: &str, prefix: &str, what: &str) -> Res {
+        let script =
+            format!("return document.getElementById({id:?}).textContent.startsWith({prefix:?})");
+        self.wait_js(&script, what).await
+    }
+
+    /// Waits for the page to refuse something, and returns what it said.
+    async fn refusal(&self) -> Res<String> {
+        self.wait_starts("message", "Refused", "the refusal")
+            .await?;
+        self.text("#message").await
+    }
+
+    async fn text(&self, css: &str) -> Res<String> {
+        self.client
+            .find(Locator::Css(css))
+            .await
+            .map_err(err)?
+            .text()
+            .await
+            .map_err(err)
+    }
+
+    async fn click(&self, css: &str) -> Res {
+        self.client
+            .find(Locator::Css(css))
+            .await
+            .map_err(|e| format!("{css}: {e}"))?
+            .click()
+            .await
+            .map_err(|e| format!("{css}: {e}"))
+    }
+
+    async fn select(&self, css: &str, value: &str) -> Res {
+        self.client
+            .find(Locator::Css(css))
+            .await
+            .map_err(err)?
+            .select_by_value(value)
+            .await
+            .map_err(err)?;
+        Ok(())
+    }
+
+    async fn set_value(&self, css: &str, value: &str) -> Res {
+        self.client
+            .execute(
+                "const e = document.querySelector(arguments[0]); e.value = arguments[1]; \
+                 e.dispatchEvent(new Event('change'));",
+                vec![json!(css), json!(value)],
+            )
+            .await
+            .map_err(err)?;
+        Ok(())
+    }
+
+    async fn count(&self, css: &str) -> Res<usize> {
+        Ok(self
+            .client
+            .find_all(Locator::Css(css))
+            .await
+            .map_err(err)?
+            .len())
+    }
+
+    async fn shot(&self, path: &Path) {
+        if let Ok(png) = self.client.screenshot().await {
+            if let Some(dir) = path.parent() {
+                let _ = std::fs::create_dir_all(dir);
+            }
+            let _ = std::fs::write(path, png);
+        }
+    }
+
+    /// Saves the README's picture `file` when DUEL_SCREENSHOTS names a folder.
+    async fn picture(&self, file: &str) {
+        if let Ok(dir) = std::env::var("DUEL_SCREENSHOTS") {
+            self.shot(&PathBuf::from(dir).join(file)).await;
+        }
+    }
+}
+
+/// Runs `body` on a fresh page; a failure leaves a screenshot and fails the test.
+async fn run<F, Fut>(name: &'static str, limits: Limits, body: F)
+where
+    F: FnOnce(&'static Page) -> Fut,
+    Fut: Future<Output = Res>,
+{
+    if !browser_present() {
+        return;
+    }
+    // The page lives for the whole test; leaking it lets the body borrow it for 'static.
+    let page: &'static Page = Box::leak(Box::new(open(name, limits).await));
+    let result = body(page).await;
+    if let Err(e) = result {
+        let shot = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../target/browser-shots")
+            .join(format!("{name}.png"));
+        page.shot(&shot).await;
+        let _ = page.client.clone().close().await;
+        panic!("{name}: {e} (screenshot: {})", shot.display());
+    }
+    let _ = page.client.clone().close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_tic_tac_toe_game_by_clicks() {
+    run("tictactoe_game", Limits::default(), |p| async move {
+        p.goto("?game=tictactoe").await?;
+        p.set_value("#limit-value", "9").await?;
+        for _ in 0..5 {
+            p.wait_js(
+                "const s = document.getElementById('status').textContent; \
+                 return s.startsWith('Game over') || (s.endsWith('to move') && !s.includes('thinking'))",
+                "the person's turn",
+            )
+            .await?;
+            if p.text("#status").await?.starts_with("Game over") {
+                break;
+            }
+            // The first cell the game offers as a move, asked of the API as the page would.
+            let free = p
+                .client
+                .execute(
+                    "const r = await fetch('/api/position', {method: 'POST', headers: \
+                     {'Content-Type': 'application/json'}, body: JSON.stringify({game: \
+                     'tictactoe', moves: [...document.querySelectorAll('#movelist li')].map(l => \
+                     l.textContent)})}); const d = await r.json(); return d.legal[0].to;",
+                    vec![],
+                )
+                .await
+                .map_err(err)?;
+            let before = p.count("#movelist li").await?;
+            p.click(&format!("#cell-{}", free.as_u64().ok_or("no free cell")?))
+                .await?;
+            p.wait_js(
+                &format!(
+                    "return document.querySelectorAll('#movelist li').length > {before}"
+                ),
+                "the move to be played",
+            )
+            .await?;
+        }
+        p.wait_starts("status", "Game over", "the end of the game").await?;
+        // Perfect play on both sides draws; the engine never loses.
+        let status = p.text("#status").await?;
+        ensure!(
+            status.contains("draw") || status.contains("O wins"),
+            "the engine at full depth lost: {status}"
+        );
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chess_move_by_drag_and_by_clicks_and_the_engine_answers() {
+    run("chess_move", Limits::default(), |p| async move {
+        p.goto("?game=chess").await?;
+        p.set_value("#limit-value", "3").await?;
+        // e2 (cell 52) dragged to e4 (cell 36).
+        let from = p.client.find(Locator::Css("#cell-52")).await.map_err(err)?;
+        let to = p.client.find(Locator::Css("#cell-36")).await.map_err(err)?;
+        let drag = MouseActions::new("mouse".into())
+            .then(PointerAction::MoveToElement {
+                element: from,
+                duration: None,
+                x: 0.0,
+                y: 0.0,
+            })
+            .then(PointerAction::Down {
+                button: MOUSE_BUTTON_LEFT,
+            })
+            .then(PointerAction::MoveToElement {
+                element: to,
+                duration: Some(Duration::from_millis(100)),
+                x: 0.0,
+                y: 0.0,
+            })
+            .then(PointerAction::Up {
+                button: MOUSE_BUTTON_LEFT,
+            });
+        p.client.perform_actions(drag).await.map_err(err)?;
+        p.wait_count("#movelist li", 2, "the engine's answer to e4")
+            .await?;
+        ensure!(
+            p.text("#movelist li:first-child").await? == "e4",
+            "the first move is not e4"
+        );
+        // g1 (62) to f3 (45) by two clicks: the targets are shown after the first.
+        p.click("#cell-62").await?;
+        ensure!(
+            p.count("#target-45").await? == 1,
+            "f3 is not shown as a target"
+        );
+        p.picture("play.png").await;
+        p.click("#cell-45").await?;
+        p.wait_count("#movelist li", 4, "the engine's answer to Nf3")
+            .await?;
+        ensure!(
+            p.text("#movelist li:nth-child(3)").await? == "Nf3",
+            "the third move is not Nf3"
+        );
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_illegal_move_is_refused_with_its_reason() {
+    run("illegal_move", Limits::default(), |p| async move {
+        p.goto("?game=chess").await?;
+        // e2 to e5: the pawn cannot go there; the server's reason is shown.
+        p.click("#cell-52").await?;
+        p.click("#cell-28").await?;
+        let msg = p.refusal().await?;
+        ensure!(
+            msg.contains("e2e5"),
+            "the refusal does not name the move: {msg}"
+        );
+        ensure!(p.count("#movelist li").await? == 0, "a move was played");
+        // Tic-tac-toe: a taken cell.
+        p.goto("?game=tictactoe").await?;
+        p.select("#player-second", "human").await?;
+        p.click("#cell-4").await?;
+        p.wait_count("#movelist li", 1, "the move").await?;
+        p.click("#cell-4").await?;
+        let msg = p.refusal().await?;
+        ensure!(
+            msg.contains("'5'"),
+            "the refusal does not name the cell: {msg}"
+        );
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn analysis_lines_appear_live_and_stop() {
+    run("analysis", Limits::default(), |p| async move {
+        p.goto("?game=chess").await?;
+        p.click("#tab-analyse").await?;
+        p.set_value("#multipv", "2").await?;
+        p.click("#analyse-start").await?;
+        p.wait_count("#analysis tbody tr", 4, "analysis lines")
+            .await?;
+        let first_ms = p
+            .client
+            .execute(
+                "return document.getElementById('analysis-state').dataset.firstLineMs",
+                vec![],
+            )
+            .await
+            .map_err(err)?;
+        eprintln!("first analysis line after {first_ms} ms");
+        p.picture("analyse.png").await;
+        p.click("#analyse-stop").await?;
+        p.wait_starts("analysis-state", "Done", "the search to stop")
+            .await?;
+        let rows = p.count("#analysis tbody tr").await?;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        ensure!(
+            p.count("#analysis tbody tr").await? == rows,
+            "lines still arrive after the stop"
+        );
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tree_view_shows_the_cut_branches_and_steps_through_the_search() {
+    run("tree", Limits::default(), |p| async move {
+        p.goto("?game=tictactoe").await?;
+        p.click("#tab-learn").await?;
+        p.set_value("#learn-depth", "2").await?;
+        p.click("#compare-run").await?;
+        p.wait_count("#compare-table tbody tr", 9, "the comparison")
+            .await?;
+        p.select("#tree-algo", "minimax").await?;
+        p.click("#tree-run").await?;
+        p.wait_js("return !!document.querySelector('#tree-root')", "the tree")
+            .await?;
+        // The founding text's figure: X in the centre +1.
+        let centre = p
+            .text("#tree-root > li > ul > li:nth-child(5) > .row")
+            .await?;
+        ensure!(centre.contains("+1"), "the centre is not +1: {centre}");
+        ensure!(
+            p.count(".tree-node.cut").await? == 0,
+            "minimax cut something"
+        );
+        p.select("#tree-algo", "alphabeta").await?;
+        p.click("#tree-run").await?;
+        p.wait_count(".tree-node.cut", 1, "the cut branches")
+            .await?;
+        // Step through: the root enters with the whole window.
+        p.click("#step-next").await?;
+        let info = p.text("#step-info").await?;
+        ensure!(
+            info.contains("\u{3b1} = -inf") && info.contains("\u{3b2} = +inf"),
+            "{info}"
+        );
+        for _ in 0..3 {
+            p.click("#step-next").await?;
+        }
+        ensure!(p.count(".row.current").await? == 1, "no current node");
+        p.click("#heatmap").await?;
+        ensure!(p.count("rect.heat").await? >= 1, "no heat map");
+        p.picture("learn.png").await;
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn closing_a_page_stops_its_search() {
+    // One search slot: after the page that held it goes away, another request gets it.
+    let limits = Limits {
+        max_searches: 1,
+        ..Limits::default()
+    };
+    run("close_page", limits, |p| async move {
+        p.goto("?game=chess").await?;
+        p.click("#tab-analyse").await?;
+        p.click("#analyse-start").await?;
+        p.wait_count("#analysis tbody tr", 1, "analysis lines")
+            .await?;
+        p.client.goto("about:blank").await.map_err(err)?;
+        let t = Instant::now();
+        loop {
+            let ok = compare_gets_a_slot(&p.base).await?;
+            if ok {
+                break;
+            }
+            ensure!(
+                t.elapsed() < Duration::from_secs(10),
+                "the search was not stopped"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        Ok(())
+    })
+    .await;
+}
+
+/// Whether a tiny comparison gets a search slot now, asked over plain HTTP/1.1.
+async fn compare_gets_a_slot(base: &str) -> Res<bool> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let addr = base.trim_start_matches("http://");
+    let mut s = tokio::net::TcpStream::connect(addr).await.map_err(err)?;
+    let body = r#"{"game":"tictactoe","depth":1}"#;
+    let req = format!(
+        "POST /api/compare HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.map_err(err)?;
+    let mut out = String::new();
+    s.read_to_string(&mut out).await.map_err(err)?;
+    Ok(out.starts_with("HTTP/1.1 200"))
+}
+
+/// The figures of docs/BENCHMARKS.md: the page's weight, and the time from the Analyse click
+/// to the first line on the page, per game, over 10 tries each (median and maximum).
+/// `cargo test --release -p duel-web --test it -- --ignored first_line --nocapture`
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement: prints figures"]
+async fn first_line_latency() {
+    run("first_line", Limits::default(), |p| async move {
+        println!("page weight: {} bytes", duel_web::page_weight());
+        let games: Vec<String> = duel_engine::games()
+            .iter()
+            .map(|g| g.name.to_string())
+            .collect();
+        for game in games {
+            p.goto(&format!("?game={game}")).await?;
+            p.click("#tab-analyse").await?;
+            let mut times = Vec::new();
+            for _ in 0..10 {
+                p.click("#analyse-start").await?;
+                p.wait_count("#analysis tbody tr", 1, "a line").await?;
+                let ms = p
+                    .client
+                    .execute(
+                        "return Number(document.getElementById('analysis-state').dataset.firstLineMs)",
+                        vec![],
+                    )
+                    .await
+                    .map_err(err)?;
+                times.push(ms.as_f64().ok_or("no time")?);
+                p.click("#analyse-stop").await?;
+                p.wait_starts("analysis-state", "Done", "the stop").await?;
+            }
+            times.sort_by(f64::total_cmp);
+            // The same over plain HTTP, without the page: what the server alone costs.
+            let mut raw = Vec::new();
+            for _ in 0..10 {
+                raw.push(first_info_ms(&p.base, &game).await?);
+            }
+            raw.sort_by(f64::total_cmp);
+            println!(
+                "{game}: first line on the page after {:.1} ms median, {:.1} ms at most; \
+                 first info event over HTTP {:.1} ms median, {:.1} ms at most",
+                times[times.len() / 2],
+                times[times.len() - 1],
+                raw[raw.len() / 2],
+                raw[raw.len() - 1]
+            );
+        }
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_game_is_drawn_and_takes_a_click() {
+    run("every_game", Limits::default(), |p| async move {
+        for g in duel_engine::games() {
+            p.goto(&format!("?game={}", g.name)).await?;
+            p.select("#player-second", "human").await?;
+            let board = p
+                .client
+                .execute(
+                    "const r = await fetch('/api/position', {method: 'POST', headers: \
+                     {'Content-Type': 'application/json'}, body: JSON.stringify({game: \
+                     arguments[0]})}); const d = await r.json(); \
+                     return [d.board.cols * d.board.rows, d.legal[0].from ?? d.legal[0].to, \
+                     d.legal[0].to];",
+                    vec![json!(g.name)],
+                )
+                .await
+                .map_err(err)?;
+            let cells = board[0].as_u64().ok_or("no size")? as usize;
+            ensure!(
+                p.count("rect.cell").await? == cells,
+                "{}: not {cells} cells drawn",
+                g.name
+            );
+            // The first legal move, played by clicking its cells.
+            let first = board[1].as_u64().ok_or("no move")?;
+            p.click(&format!("#cell-{first}")).await?;
+            if let Some(to) = board[2].as_u64().filter(|&t| t != first) {
+                p.click(&format!("#cell-{to}")).await?;
+            }
+            p.wait_count("#movelist li", 1, "the move").await?;
+            p.picture(&format!("play-{}.png", g.name)).await;
+        }
+        Ok(())
+    })
+    .await;
+}
+
+/// Milliseconds from sending `GET /api/search` for `game` to reading its first `info` event.
+async fn first_info_ms(base: &str, game: &str) -> Res<f64> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let addr = base.trim_start_matches("http://");
+    let t = Instant::now();
+    let mut s = tokio::net::TcpStream::connect(addr).await.map_err(err)?;
+    let req = format!(
+        "GET /api/search?game={game}&depth=2 HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    );
+    s.write_all(req.as_bytes()).await.map_err(err)?;
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        let n = s.read(&mut buf).await.map_err(err)?;
+        ensure!(n > 0, "the stream ended before an info event");
+        seen.extend_from_slice(&buf[..n]);
+        if String::from_utf8_lossy(&seen).contains("event: info") {
+            return Ok(t.elapsed().as_secs_f64() * 1000.0);
+        }
+    }
+}

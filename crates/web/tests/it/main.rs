@@ -1,0 +1,4 @@
+//! duel-web's tests: the API through the router, and the page in a real headless Chromium.
+
+mod api;
+mod browser;

@@ -36,7 +36,7 @@ export const stop = (id) => call('POST', '/api/stop', { id });
 // `on.error(message)` a refusal. The stream is read with fetch rather than EventSource, so a
 // refusal arrives with its status and JSON reason. Returns { stop() }, which asks the server
 // to stop (the done event still comes, with the best move so far), and { close() }, which
-// drops the stream (the server then stops the search by itself).
+// stops it and drops the stream.
 export function search(at, limits, on) {
   const q = new URLSearchParams({ game: at.game, position: at.position || '', moves: (at.moves || []).join(' ') });
   if (at.eval) q.set('eval', at.eval);
@@ -91,7 +91,13 @@ export function search(at, limits, on) {
       stopAsked = true;
       if (id !== null && !finished) stop(id).catch(() => {});
     },
-    close: () => { finished = true; abort.abort(); },
+    close: () => {
+      // Stop by id as well: the server notices a dropped stream only at its next write, and
+      // until then the search holds a core and a search slot.
+      if (id !== null && !finished) stop(id).catch(() => {});
+      finished = true;
+      abort.abort();
+    },
     get running() { return !finished; },
   };
 }

@@ -21,6 +21,9 @@ const state = {
   tree: null,
   graph: [],
   preview: null, // a position shown instead of the current one (tree hover)
+  view: 'play',
+  analysing: false, // Analyse is on: every new position is analysed in turn
+  clickedAt: null, // when the person's last move was clicked, for the first line's delay
 };
 
 function gameName() {
@@ -107,6 +110,7 @@ async function setPosition(start, moves) {
   state.heat = null;
   state.graph = state.graph.filter((g) => g.ply <= pos.moves.length);
   render();
+  positionChanged();
 }
 
 async function playMove(move) {
@@ -119,6 +123,7 @@ async function playMove(move) {
     state.heat = null;
     say('');
     render();
+    positionChanged();
     afterMove();
   } catch (e) {
     state.selected = null;
@@ -127,9 +132,15 @@ async function playMove(move) {
   }
 }
 
+// The engine plays its sides in Play only; in Analyse and Learn the person moves both sides.
 function isEngineTurn() {
   const p = state.pos;
-  return p && !p.outcome && players()[p.to_move] === 'engine';
+  return state.view === 'play' && p && !p.outcome && players()[p.to_move] === 'engine';
+}
+
+// A new position while Analyse is on: analyse it instead.
+function positionChanged() {
+  if (state.analysing) analyse();
 }
 
 function afterMove() {
@@ -147,6 +158,7 @@ function afterMove() {
 function clickCell(i) {
   const p = state.pos;
   if (!p || state.preview) return;
+  state.clickedAt = performance.now();
   if (p.outcome) { say('The game is over: start a new one or take a move back.', true); return; }
   if (isEngineTurn()) { say('It is the engine\u2019s turn.', true); return; }
   const legal = p.legal;
@@ -179,6 +191,7 @@ function clickCell(i) {
 
 function dragMove(from, to) {
   if (!state.pos || state.preview || isEngineTurn()) return;
+  state.clickedAt = performance.now();
   tryFromTo(from, to);
 }
 
@@ -224,8 +237,12 @@ function engineMove(hintOnly = false) {
   try { lim = limits(); } catch (e) { say(e.message, true); return; }
   stopEngine();
   const search = api.search(at(), lim, {
-    info: (r) => { $('status').textContent = `Thinking: depth ${r.depth}, ${r.score}, ${r.pv_display.slice(0, 6).join(' ')}`; },
+    info: (r) => {
+      if (state.engine !== search) return;
+      $('status').textContent = `Thinking: depth ${r.depth}, ${r.score}, ${r.pv_display.slice(0, 6).join(' ')}`;
+    },
     done: (r) => {
+      if (state.engine !== search) return;
       state.engine = null;
       addGraphPoint(r);
       if (!r.best) { say('The engine found no move.', true); render(); return; }
@@ -239,7 +256,12 @@ function engineMove(hintOnly = false) {
       say(`Engine: ${r.pv_display[0] || r.best} (${r.score}, depth ${r.depth}, ${r.nodes.toLocaleString('en-US')} nodes)`);
       playMove(r.best);
     },
-    error: (m) => { state.engine = null; say(`Engine: ${m}`, true); render(); },
+    error: (m) => {
+      if (state.engine !== search) return;
+      state.engine = null;
+      say(`Engine: ${m}`, true);
+      render();
+    },
   });
   state.engine = search;
   render();
@@ -255,7 +277,10 @@ function addGraphPoint(r) {
 // ---- Analyse -------------------------------------------------------------------------------
 
 function analyse() {
-  stopAnalysis();
+  // A new position replaces the search of the old one: its stream is dropped, so the server
+  // stops it, and nothing it still says is shown.
+  if (state.analysis) state.analysis.close();
+  state.analysis = null;
   const lim = {};
   const d = Number($('analyse-depth').value);
   if (d >= 1) lim.depth = d;
@@ -265,10 +290,18 @@ function analyse() {
   body.replaceChildren();
   $('analysis-state').textContent = 'Searching\u2026';
   delete $('analysis-state').dataset.firstLineMs;
-  const started = performance.now();
+  // After a move, the delay counts from the click that made it.
+  const started = state.clickedAt ?? performance.now();
+  state.clickedAt = null;
+  state.analysing = true;
+  if (state.pos && state.pos.outcome) {
+    $('analysis-state').textContent = `Game over: ${state.pos.outcome.result}.`;
+    return;
+  }
   let first = true;
-  state.analysis = api.search(at(), lim, {
+  const search = api.search(at(), lim, {
     info: (r) => {
+      if (state.analysis !== search) return;
       if (first) {
         first = false;
         $('analysis-state').dataset.firstLineMs = (performance.now() - started).toFixed(1);
@@ -288,14 +321,21 @@ function analyse() {
       drawGraph($('graph'), state.graph, state.moves.length, null);
     },
     done: (r) => {
+      if (state.analysis !== search) return;
       state.analysis = null;
       $('analysis-state').textContent = `Done: best ${r.pv_display[0] || r.best || 'none'}, ${r.score} at depth ${r.depth}, ${r.nodes.toLocaleString('en-US')} nodes in ${(r.time_ms / 1000).toFixed(2)} s.`;
     },
-    error: (m) => { state.analysis = null; $('analysis-state').textContent = `Refused: ${m}`; },
+    error: (m) => {
+      if (state.analysis !== search) return;
+      state.analysis = null;
+      $('analysis-state').textContent = `Refused: ${m}`;
+    },
   });
+  state.analysis = search;
 }
 
 function stopAnalysis() {
+  state.analysing = false;
   if (state.analysis) {
     state.analysis.stop();
     $('analysis-state').textContent = 'Stopping\u2026';
@@ -440,6 +480,9 @@ async function newGame(start) {
 }
 
 function showView(view) {
+  state.view = view;
+  // Back in Play, the engine takes its turn if it has one.
+  if (view === 'play') afterMove();
   for (const b of document.querySelectorAll('.tab')) b.classList.toggle('active', b.dataset.view === view);
   for (const v of ['play', 'analyse', 'learn']) $(`view-${v}`).hidden = v !== view;
 }
@@ -514,6 +557,8 @@ async function init() {
   // Closing the page drops its streams; the server stops their searches.
   window.addEventListener('pagehide', () => { stopEngine(); if (state.analysis) state.analysis.close(); });
   chooseGame(first.name);
+  // The page's state, for the browser tests and for the curious in the console.
+  window.duelState = state;
   document.body.dataset.ready = 'true';
 }
 

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use duel_web::{Bound, Limits, ServeConfig};
 use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
 use fantoccini::{Client, ClientBuilder, Locator};
-use serde_json::json;
+use serde_json::{json, Value};
 
 type Res<T = ()> = Result<T, String>;
 
@@ -425,6 +425,18 @@ async fn analysis_lines_appear_live_and_stop() {
             .map_err(err)?;
         eprintln!("first analysis line after {first_ms} ms");
         p.picture("analyse.png").await;
+        // A move while Analyse is on: the new position is analysed, its lines start with a
+        // move of the side now to move.
+        p.click("#cell-52").await?;
+        p.click("#cell-36").await?;
+        p.wait_js(
+            "const row = document.querySelector('#analysis tbody tr'); \
+             if (window.duelState.moves.length !== 1 || !row) return false; \
+             const first = row.lastChild.textContent.split(' ')[0]; \
+             return window.duelState.pos.legal.some(m => m.display === first)",
+            "lines of the position after e4",
+        )
+        .await?;
         p.click("#analyse-stop").await?;
         p.wait_starts("analysis-state", "Done", "the search to stop")
             .await?;
@@ -532,9 +544,10 @@ async fn compare_gets_a_slot(base: &str) -> Res<bool> {
     Ok(out.starts_with("HTTP/1.1 200"))
 }
 
-/// The figures of docs/BENCHMARKS.md: the page's weight, and the time from the Analyse click
-/// to the first line on the page, per game, over 10 tries each (median and maximum).
-/// `cargo test --release -p duel-web --test it -- --ignored first_line --nocapture`
+/// The figures of docs/BENCHMARKS.md: the page's weight, and per game the time from the click
+/// that makes a move, with Analyse on, to the first line of the new position's analysis on the
+/// page (12 moves: two games of 6), beside the server's own time to a first `info` event.
+/// `cargo test -p duel-web --test it -- --ignored first_line --nocapture`
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "a measurement: prints figures"]
 async fn first_line_latency() {
@@ -545,77 +558,59 @@ async fn first_line_latency() {
             .map(|g| g.name.to_string())
             .collect();
         for game in games {
-            p.goto(&format!("?game={game}")).await?;
-            p.click("#tab-analyse").await?;
             let mut times = Vec::new();
-            for _ in 0..10 {
+            for _ in 0..2 {
+                p.goto(&format!("?game={game}")).await?;
+                p.click("#tab-analyse").await?;
                 p.click("#analyse-start").await?;
                 p.wait_count("#analysis tbody tr", 1, "a line").await?;
-                let ms = p
-                    .client
-                    .execute(
-                        "return Number(document.getElementById('analysis-state').dataset.firstLineMs)",
-                        vec![],
+                for ply in 1..=6 {
+                    let cells = p
+                        .client
+                        .execute(
+                            "const m = window.duelState.pos.legal[0]; return [m.from, m.to];",
+                            vec![],
+                        )
+                        .await
+                        .map_err(err)?;
+                    for c in cells.as_array().ok_or("no cells")?.iter().filter_map(Value::as_u64) {
+                        p.click(&format!("#cell-{c}")).await?;
+                    }
+                    p.wait_js(
+                        &format!(
+                            "return window.duelState.moves.length === {ply} && \
+                             document.getElementById('analysis-state').dataset.firstLineMs \
+                             !== undefined"
+                        ),
+                        "the new position's first line",
                     )
-                    .await
-                    .map_err(err)?;
-                times.push(ms.as_f64().ok_or("no time")?);
-                p.click("#analyse-stop").await?;
-                p.wait_starts("analysis-state", "Done", "the stop").await?;
+                    .await?;
+                    let ms = p
+                        .client
+                        .execute(
+                            "return Number(document.getElementById('analysis-state').dataset.firstLineMs)",
+                            vec![],
+                        )
+                        .await
+                        .map_err(err)?;
+                    times.push(ms.as_f64().ok_or("no time")?);
+                }
             }
             times.sort_by(f64::total_cmp);
             // The same over plain HTTP, without the page: what the server alone costs.
             let mut raw = Vec::new();
-            for _ in 0..10 {
+            for _ in 0..12 {
                 raw.push(first_info_ms(&p.base, &game).await?);
             }
             raw.sort_by(f64::total_cmp);
             println!(
-                "{game}: first line on the page after {:.1} ms median, {:.1} ms at most; \
+                "{game}: move to the first line on the page {:.1} ms median, {:.1} ms at most; \
                  first info event over HTTP {:.1} ms median, {:.1} ms at most",
                 times[times.len() / 2],
                 times[times.len() - 1],
                 raw[raw.len() / 2],
                 raw[raw.len() - 1]
             );
-        }
-        Ok(())
-    })
-    .await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_game_is_drawn_and_takes_a_click() {
-    run("every_game", Limits::default(), |p| async move {
-        for g in duel_engine::games() {
-            p.goto(&format!("?game={}", g.name)).await?;
-            p.select("#player-second", "human").await?;
-            let board = p
-                .client
-                .execute(
-                    "const r = await fetch('/api/position', {method: 'POST', headers: \
-                     {'Content-Type': 'application/json'}, body: JSON.stringify({game: \
-                     arguments[0]})}); const d = await r.json(); \
-                     return [d.board.cols * d.board.rows, d.legal[0].from ?? d.legal[0].to, \
-                     d.legal[0].to];",
-                    vec![json!(g.name)],
-                )
-                .await
-                .map_err(err)?;
-            let cells = board[0].as_u64().ok_or("no size")? as usize;
-            ensure!(
-                p.count("rect.cell").await? == cells,
-                "{}: not {cells} cells drawn",
-                g.name
-            );
-            // The first legal move, played by clicking its cells.
-            let first = board[1].as_u64().ok_or("no move")?;
-            p.click(&format!("#cell-{first}")).await?;
-            if let Some(to) = board[2].as_u64().filter(|&t| t != first) {
-                p.click(&format!("#cell-{to}")).await?;
-            }
-            p.wait_count("#movelist li", 1, "the move").await?;
-            p.picture(&format!("play-{}.png", g.name)).await;
         }
         Ok(())
     })

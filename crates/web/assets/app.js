@@ -363,7 +363,7 @@ async function runTree() {
     const data = await api.tree(at(), depth, algo);
     const cut = countCut(data.tree);
     $('tree-summary').textContent = `${algo} to depth ${depth}: value ${data.report.score} for the side to move, ${data.nodes} nodes visited, ${cut} moves cut off. Values are for MAX (${state.pos.side_names[0]}); \u2265 and \u2264 mark bounds.`;
-    state.tree = new TreeView($('tree'), $('step-info'), data, {
+    state.tree = new TreeView($('tree'), $('tree-diagram'), $('step-info'), data, {
       hover: (path) => preview(path),
       unhover: () => { state.preview = null; render(); },
     });

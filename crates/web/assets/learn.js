@@ -52,8 +52,9 @@ function steps(root) {
 
 export class TreeView {
   // data: the /api/tree answer; hooks: hover(path) and unhover() show a node's position.
-  constructor(host, info, data, hooks) {
+  constructor(host, diagram, info, data, hooks) {
     this.host = host;
+    this.diagram = diagram;
     this.info = info;
     this.data = data;
     this.hooks = hooks;
@@ -154,7 +155,82 @@ export class TreeView {
       const e = this.host.querySelector(`#node-${cur} > .row`);
       if (e) { e.classList.add('current'); e.scrollIntoView({ block: 'nearest' }); }
     }
-    const info = this.info;
-    info.textContent = this.stepText();
+    this.info.textContent = this.stepText();
+    this.drawDiagram(cur);
+  }
+
+  // The open part of the tree as the texts draw it: MAX nodes as squares, MIN nodes as
+  // circles, the backed-up value inside, the move on each edge, cut moves dashed. Leaves are
+  // spaced evenly and each parent sits above the middle of its children. Too many nodes to
+  // read: a note instead.
+  drawDiagram(current) {
+    const NS = 'http://www.w3.org/2000/svg';
+    const shown = [];
+    const place = (n, depth) => {
+      const kids = this.open.has(n.id) ? n.children : [];
+      const item = { n, depth, kids: kids.map((c) => place(c, depth + 1)) };
+      shown.push(item);
+      return item;
+    };
+    const root = place(this.data.tree, 0);
+    if (shown.length > 160) {
+      const p = document.createElement('p');
+      p.className = 'note';
+      p.textContent = `${shown.length} nodes open: close some to see the diagram.`;
+      this.diagram.replaceChildren(p);
+      return;
+    }
+    let leaf = 0;
+    const gap = 46;
+    const layer = 74;
+    const setX = (it) => {
+      if (!it.kids.length) { it.x = leaf++ * gap; return; }
+      it.kids.forEach(setX);
+      it.x = (it.kids[0].x + it.kids[it.kids.length - 1].x) / 2;
+    };
+    setX(root);
+    const depth = Math.max(...shown.map((it) => it.depth));
+    const w = Math.max(leaf, 1) * gap + 40;
+    const h = (depth + 1) * layer + 20;
+    const svg = document.createElementNS(NS, 'svg');
+    svg.setAttribute('viewBox', `-20 -24 ${w} ${h}`);
+    svg.setAttribute('width', w);
+    svg.setAttribute('height', h);
+    svg.setAttribute('class', 'tree-diagram');
+    const add = (parent, name, attrs, text) => {
+      const e = document.createElementNS(NS, name);
+      for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+      if (text !== undefined) e.textContent = text;
+      parent.appendChild(e);
+      return e;
+    };
+    const y = (it) => it.depth * layer;
+    for (const it of shown) {
+      for (const k of it.kids) {
+        const cls = k.n.pruned ? 'edge cut' : 'edge';
+        add(svg, 'line', { x1: it.x, y1: y(it) + 14, x2: k.x, y2: y(k) - 14, class: cls });
+        add(svg, 'text', { x: (it.x + k.x) / 2 + 4, y: (y(it) + y(k)) / 2, class: 'edge-label' }, k.n.move);
+      }
+    }
+    for (const it of shown) {
+      const n = it.n;
+      const g = add(svg, 'g', { class: `node ${n.pruned ? 'cut' : n.to_move.toLowerCase()}${n.id === current ? ' current' : ''}`, 'data-id': n.id });
+      if (n.pruned) {
+        add(g, 'text', { x: it.x, y: y(it), class: 'node-text' }, 'cut');
+      } else {
+        if (n.to_move === 'MAX') add(g, 'rect', { x: it.x - 16, y: y(it) - 14, width: 32, height: 28 });
+        else add(g, 'circle', { cx: it.x, cy: y(it), r: 15 });
+        add(g, 'text', { x: it.x, y: y(it), class: 'node-text' }, n.value_text);
+      }
+      add(g, 'title', {}, `${n.path.join(' ') || 'root'}: ${n.pruned ? 'cut' : n.value_text}` +
+        (n.alpha_text !== null ? ` [\u03b1 ${n.alpha_text}, \u03b2 ${n.beta_text}]` : ''));
+      g.addEventListener('mouseenter', () => this.hooks.hover(n.path));
+      g.addEventListener('mouseleave', () => this.hooks.unhover());
+      if (n.children.length) g.addEventListener('click', () => this.flip(n.id));
+    }
+    this.diagram.replaceChildren(svg);
+    // Keep the node the stepper is at, or else the root, in sight.
+    const focus = shown.find((it) => it.n.id === current) || root;
+    this.diagram.scrollLeft = focus.x + 20 - this.diagram.clientWidth / 2;
   }
 }

@@ -319,6 +319,18 @@ async fn a_whole_tic_tac_toe_game_by_clicks() {
             status.contains("draw") || status.contains("O wins"),
             "the engine at full depth lost: {status}"
         );
+        // Engine against engine: both sides at full depth draw.
+        p.select("#player-first", "engine").await?;
+        p.click("#new").await?;
+        // The engines pause between moves: the new game is seen going on before its end.
+        p.wait_js(
+            "return !document.getElementById('status').textContent.startsWith('Game over')",
+            "the new game",
+        )
+        .await?;
+        p.wait_starts("status", "Game over", "the engines' game").await?;
+        let status = p.text("#status").await?;
+        ensure!(status.contains("draw"), "engine against engine: {status}");
         Ok(())
     })
     .await;
@@ -473,10 +485,28 @@ async fn the_tree_view_shows_the_cut_branches_and_steps_through_the_search() {
             p.count(".tree-node.cut").await? == 0,
             "minimax cut something"
         );
+        // The figure drawn: 1 + 9 + 72 nodes, MAX as squares, MIN as circles.
+        ensure!(
+            p.count("svg.tree-diagram g.node").await? == 82,
+            "the diagram does not draw the 82 nodes"
+        );
+        ensure!(
+            p.count("svg.tree-diagram g.node.min circle").await? == 9,
+            "the diagram does not draw MIN's 9 nodes as circles"
+        );
         p.select("#tree-algo", "alphabeta").await?;
         p.click("#tree-run").await?;
         p.wait_count(".tree-node.cut", 1, "the cut branches")
             .await?;
+        ensure!(
+            p.count("svg.tree-diagram line.edge.cut").await? > 0,
+            "the diagram does not dash the cut moves"
+        );
+        // The textbook's view: the root and its moves, each move's value on its cell.
+        p.click("#collapse").await?;
+        p.click("#heatmap").await?;
+        ensure!(p.count("rect.heat").await? >= 1, "no heat map");
+        p.picture("learn.png").await;
         // Step through: the root enters with the whole window.
         p.click("#step-next").await?;
         let info = p.text("#step-info").await?;
@@ -488,9 +518,6 @@ async fn the_tree_view_shows_the_cut_branches_and_steps_through_the_search() {
             p.click("#step-next").await?;
         }
         ensure!(p.count(".row.current").await? == 1, "no current node");
-        p.click("#heatmap").await?;
-        ensure!(p.count("rect.heat").await? >= 1, "no heat map");
-        p.picture("learn.png").await;
         Ok(())
     })
     .await;
@@ -542,6 +569,41 @@ async fn compare_gets_a_slot(base: &str) -> Res<bool> {
     let mut out = String::new();
     s.read_to_string(&mut out).await.map_err(err)?;
     Ok(out.starts_with("HTTP/1.1 200"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_game_is_drawn_and_takes_a_click() {
+    run("every_game", Limits::default(), |p| async move {
+        for g in duel_engine::games() {
+            p.goto(&format!("?game={}", g.name)).await?;
+            p.select("#player-second", "human").await?;
+            let board = p
+                .client
+                .execute(
+                    "const s = window.duelState.pos; const m = s.legal[0]; \
+                     return [s.board.cols * s.board.rows, m.from ?? m.to, m.to];",
+                    vec![],
+                )
+                .await
+                .map_err(err)?;
+            let cells = board[0].as_u64().ok_or("no size")? as usize;
+            ensure!(
+                p.count("rect.cell").await? == cells,
+                "{}: not {cells} cells drawn",
+                g.name
+            );
+            // The first legal move, played by clicking its cells.
+            let first = board[1].as_u64().ok_or("no move")?;
+            p.click(&format!("#cell-{first}")).await?;
+            if let Some(to) = board[2].as_u64().filter(|&t| t != first) {
+                p.click(&format!("#cell-{to}")).await?;
+            }
+            p.wait_count("#movelist li", 1, "the move").await?;
+            p.picture(&format!("play-{}.png", g.name)).await;
+        }
+        Ok(())
+    })
+    .await;
 }
 
 /// The figures of docs/BENCHMARKS.md: the page's weight, and per game the time from the click

@@ -33,7 +33,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = 500_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     max_nodes: u64,
     /// The most nodes Minimax may visit in a comparison.
-    #[arg(long, value_name = "N", default_value_t = 5_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = 2_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     max_compare_nodes: u64,
     /// The most nodes of a tree drawn.
     #[arg(long, value_name = "N", default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]

@@ -70,7 +70,8 @@ impl Default for Limits {
             max_time: Duration::from_secs(300),
             max_searches: 2,
             max_threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            max_compare_nodes: 5_000_000,
+            // The two-phase row holds its whole tree: about 50 bytes a node.
+            max_compare_nodes: 2_000_000,
             max_tree_nodes: 20_000,
             max_body: 64 * 1024,
         }

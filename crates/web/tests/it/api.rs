@@ -650,3 +650,82 @@ async fn the_graph_has_a_value_for_every_position() {
 fn the_default_bind_is_loopback() {
     assert!(ServeConfig::default().host.is_loopback());
 }
+
+mod any_input {
+    //! Whatever a client sends, the answer is a success or a 4xx with a JSON error: never a
+    //! panic, never a 5xx.
+
+    use super::*;
+    use proptest::prelude::*;
+
+    fn check(path: &'static str, body: String) -> Result<(), TestCaseError> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let app = app();
+        let (status, v) = runtime.block_on(async {
+            let req = Request::post(path)
+                .header("content-type", "application/json")
+                .body(Body::from(body.clone()))
+                .unwrap();
+            send(&app, req).await
+        });
+        prop_assert!(
+            status.is_success() || (status.is_client_error() && v["error"].is_string()),
+            "{path} {body}: {status} {v}"
+        );
+        Ok(())
+    }
+
+    fn game() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("tictactoe".to_string()),
+            Just("connect4".to_string()),
+            Just("othello".to_string()),
+            Just("chess".to_string()),
+            Just("gomoku".to_string()),
+            Just("gomoku:renju:7".to_string()),
+            "[a-z:0-9]{0,12}",
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn positions_and_moves(
+            game in game(),
+            position in "[a-h1-9/ wbKQRNPkqrnp,-]{0,24}",
+            moves in proptest::collection::vec("[a-o0-9]{0,4}", 0..6),
+            mv in "[a-z0-9=]{0,6}",
+        ) {
+            let at = json!({ "game": game, "position": position, "moves": moves });
+            check("/api/position", at.to_string())?;
+            let mut with_move = at.clone();
+            with_move["move"] = json!(mv);
+            check("/api/move", with_move.to_string())?;
+            check("/api/record", at.to_string())?;
+        }
+
+        #[test]
+        fn records_and_searches(
+            game in game(),
+            text in "[ -~\n]{0,80}",
+            depth in 0u32..4,
+            algorithm in "(minimax|alphabeta|pvs|[a-z]{0,6})",
+        ) {
+            check("/api/load", json!({ "game": game, "text": text }).to_string())?;
+            let at = json!({ "game": game, "depth": depth, "algorithm": algorithm });
+            check("/api/tree", at.to_string())?;
+            let at = json!({ "game": game, "depth": depth, "algorithms": [algorithm] });
+            check("/api/compare", at.to_string())?;
+        }
+
+        #[test]
+        fn bodies_that_are_not_requests(body in "[ -~]{0,60}") {
+            check("/api/position", body.clone())?;
+            check("/api/tree", body)?;
+        }
+    }
+}

@@ -130,6 +130,13 @@ a position refused as too far from the end among them.")]
     /// Serve the browser front end and its JSON API (docs/API.md): every game to play,
     /// analyse and learn from, on http://127.0.0.1:8080/ unless told otherwise.
     Serve(serve::ServeArgs),
+    /// Speak the UCCI protocol (xiangqi) on standard input and output, for xiangqi GUIs and
+    /// the managers that run UCCI engines such as ElephantEye.
+    Ucci {
+        /// The game: xiangqi is what UCCI GUIs expect; any game works for scripted use.
+        #[arg(long, default_value = "xiangqi")]
+        game: String,
+    },
     /// Speak the UCI protocol on standard input and output, for chess GUIs and tournament
     /// managers (Cute Chess, Arena, Banksia, python-chess, ...).
     Uci {
@@ -168,7 +175,10 @@ fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
         Command::MatchMerge { files } => matches::merge(&files, out),
         Command::Suite(a) => suite::suite(&a, out),
         Command::Serve(a) => serve::serve(&a, out),
-        Command::Nboard { .. } | Command::Uci { .. } | Command::Gomocup { .. } => {
+        Command::Nboard { .. }
+        | Command::Uci { .. }
+        | Command::Ucci { .. }
+        | Command::Gomocup { .. } => {
             unreachable!("main runs the protocol loops itself")
         }
     }
@@ -218,6 +228,20 @@ fn main() -> ExitCode {
             ..Default::default()
         };
         if let Err(e) = duel_engine::nboard::run(std::io::stdin(), std::io::stdout(), opts) {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+        return ExitCode::SUCCESS;
+    }
+    if let Command::Ucci { game } = &cli.command {
+        let result = duel_engine::game_name(game).and_then(|game| {
+            let opts = duel_engine::ucci::UcciOptions {
+                game,
+                ..Default::default()
+            };
+            duel_engine::ucci::run(std::io::stdin(), std::io::stdout(), opts)
+        });
+        if let Err(e) = result {
             eprintln!("error: {e}");
             return ExitCode::FAILURE;
         }

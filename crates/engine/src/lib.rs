@@ -32,7 +32,7 @@ pub use duel_core::{
 pub use duel_search::{tree, Reference, Stats, TreeNode};
 pub use duel_search::{Limits, SearchConfig, Searcher};
 pub use error::EngineError;
-pub use protocols::{gomocup, nboard, uci};
+pub use protocols::{gomocup, nboard, ucci, uci};
 pub use registry::{
     evaluators, game, game_name, games, open, open_with, split_variant, with_game, GameEntry,
     GameVisitor,
@@ -41,7 +41,7 @@ pub use report::{
     parse_reference, per_second, Algorithm, BenchEntry, BenchResult, CompareRow, SearchReport,
     TREE_ALGORITHMS,
 };
-pub use session::{GameSession, Session};
+pub use session::{GameSession, Session, TableProbe};
 
 /// Othello positions with at most this many empty squares are solved exactly by `analyze`,
 /// `play` and (by default) `nboard`.

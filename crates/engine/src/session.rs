@@ -159,6 +159,9 @@ pub trait Session: Send {
     /// visits), or None when that is more than `cap`: found for at most `cap` nodes' work, so
     /// a front end can refuse a comparison too large to run before running it.
     fn minimax_nodes(&self, depth: u32, cap: u64) -> Option<u64>;
+    /// What the transposition table holds for the position `text` after `moves` (read as
+    /// [`Session::set_position`] reads them, the current position untouched): UCCI's `probe`.
+    fn probe(&self, text: &str, moves: &[&str]) -> Result<Option<TableProbe>, EngineError>;
     /// Perft: positions exactly `depth` plies ahead.
     fn perft(&self, depth: u32) -> u64;
     /// Perft split by root move, `(move, leaves)` in the game's move order; None once `stop`
@@ -185,6 +188,19 @@ pub trait Session: Send {
     fn parse_search_move(&self, mv: &str) -> Result<String, EngineError>;
     /// A search depth that suits the game when the user gives no limit.
     fn default_depth(&self) -> u32;
+}
+
+/// What the transposition table holds for a position ([`Session::probe`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableProbe {
+    /// The move stored, in the game's notation.
+    pub best: Option<String>,
+    /// The value, from the position's side to move.
+    pub value: duel_core::Score,
+    /// The depth it was searched to.
+    pub depth: u32,
+    /// Exact, or a lower or upper bound.
+    pub bound: duel_search::tt::Bound,
 }
 
 /// The generic session: a position, its evaluator and the engine searcher that keeps its
@@ -259,6 +275,28 @@ impl<G: GameInfo, E: Evaluator<G>> GameSession<G, E> {
         report_text(&self.pos, &r)
     }
 
+    /// The position `text` (empty: the variant's start) after `moves`, each checked.
+    fn read_position(&self, text: &str, moves: &[&str]) -> Result<G, EngineError> {
+        // No text means the start position in every game (Othello's text is a whole board).
+        let mut pos = if text.trim().is_empty() {
+            self.start.clone()
+        } else {
+            G::from_text_in(&self.start, text)?
+        };
+        // Before the moves: a switch may change how they are written (Chess960 castling).
+        for name in &self.switches {
+            pos.set_switch(name, true);
+        }
+        for (i, m) in moves.iter().enumerate() {
+            let mv = pos.parse_move(m).map_err(|reason| EngineError::MoveList {
+                index: i + 1,
+                reason,
+            })?;
+            pos.play(mv);
+        }
+        Ok(pos)
+    }
+
     /// The moves played since the position was set, each written by `write` in the position
     /// it was played from.
     fn played_text(&self, write: impl Fn(&G, G::Move) -> String) -> Vec<String> {
@@ -306,24 +344,7 @@ impl<G: GameInfo, E: Evaluator<G>> Session for GameSession<G, E> {
     }
 
     fn set_position(&mut self, text: &str, moves: &[&str]) -> Result<(), EngineError> {
-        // No text means the start position in every game (Othello's text is a whole board).
-        let mut pos = if text.trim().is_empty() {
-            self.start.clone()
-        } else {
-            G::from_text_in(&self.start, text)?
-        };
-        // Before the moves: a switch may change how they are written (Chess960 castling).
-        for name in &self.switches {
-            pos.set_switch(name, true);
-        }
-        for (i, m) in moves.iter().enumerate() {
-            let mv = pos.parse_move(m).map_err(|reason| EngineError::MoveList {
-                index: i + 1,
-                reason,
-            })?;
-            pos.play(mv);
-        }
-        self.pos = pos;
+        self.pos = self.read_position(text, moves)?;
         self.played.clear();
         Ok(())
     }
@@ -626,6 +647,16 @@ impl<G: GameInfo, E: Evaluator<G>> Session for GameSession<G, E> {
             &mut count,
         );
         (!count.exceeded()).then_some(count.nodes)
+    }
+
+    fn probe(&self, text: &str, moves: &[&str]) -> Result<Option<TableProbe>, EngineError> {
+        let pos = self.read_position(text, moves)?;
+        Ok(self.searcher.probe(&pos).map(|p| TableProbe {
+            best: p.best.map(|m| pos.format_move(m)),
+            value: p.value,
+            depth: p.depth,
+            bound: p.bound,
+        }))
     }
 
     fn perft(&self, depth: u32) -> u64 {

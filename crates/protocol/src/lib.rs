@@ -4,6 +4,7 @@
 
 pub mod gomocup;
 pub mod nboard;
+pub mod ucci;
 pub mod uci;
 pub mod xboard;
 

@@ -228,14 +228,26 @@ fn parse_setoption<'a>(mut tokens: impl Iterator<Item = &'a str>) -> Result<Comm
     })
 }
 
-fn parse_position<'a>(mut tokens: impl Iterator<Item = &'a str>) -> Result<Position, ParseError> {
+fn parse_position<'a>(tokens: impl Iterator<Item = &'a str>) -> Result<Position, ParseError> {
+    // Stockfish reads the clocks only if present: 4 fields (no clocks) are common in test
+    // suites (EPD) and 5 leave the move number at its default.
+    position_after("position", 4..=6, tokens)
+}
+
+/// `startpos|fen FEN [moves M...]` after `command`, the FEN in `fields` fields: UCI's
+/// `position`, and UCCI's `position` and `probe`.
+pub(crate) fn position_after<'a>(
+    command: &str,
+    fields: std::ops::RangeInclusive<usize>,
+    mut tokens: impl Iterator<Item = &'a str>,
+) -> Result<Position, ParseError> {
     let start = match tokens.next() {
         Some("startpos") => {
             match tokens.next() {
                 None | Some("moves") => {}
                 Some(other) => {
                     return Err(bad(
-                        "position",
+                        command,
                         format!("expected 'moves' after 'startpos', found '{other}'"),
                     ))
                 }
@@ -243,31 +255,31 @@ fn parse_position<'a>(mut tokens: impl Iterator<Item = &'a str>) -> Result<Posit
             Start::StartPos
         }
         Some("fen") => {
-            let fields: Vec<&str> = tokens.by_ref().take_while(|&t| t != "moves").collect();
-            // Stockfish reads the clocks only if present: 4 fields (no clocks) are common in
-            // test suites (EPD) and 5 leave the move number at its default.
-            if fields.is_empty() {
-                return Err(bad("position", "the FEN is missing"));
+            let found: Vec<&str> = tokens.by_ref().take_while(|&t| t != "moves").collect();
+            if found.is_empty() {
+                return Err(bad(command, "the FEN is missing"));
             }
-            if !(4..=6).contains(&fields.len()) {
+            if !fields.contains(&found.len()) {
                 return Err(bad(
-                    "position",
+                    command,
                     format!(
-                        "the FEN '{}' has {} fields, expected 4 to 6",
-                        fields.join(" "),
-                        fields.len()
+                        "the FEN '{}' has {} fields, expected {} to {}",
+                        found.join(" "),
+                        found.len(),
+                        fields.start(),
+                        fields.end()
                     ),
                 ));
             }
-            Start::Fen(fields.join(" "))
+            Start::Fen(found.join(" "))
         }
         Some(other) => {
             return Err(bad(
-                "position",
+                command,
                 format!("expected 'startpos' or 'fen', found '{other}'"),
             ))
         }
-        None => return Err(bad("position", "'startpos' or 'fen' is missing")),
+        None => return Err(bad(command, "'startpos' or 'fen' is missing")),
     };
     Ok(Position {
         start,
@@ -275,9 +287,10 @@ fn parse_position<'a>(mut tokens: impl Iterator<Item = &'a str>) -> Result<Posit
     })
 }
 
-fn go_number<'a, T: std::str::FromStr>(
+/// The number after `key` in a `go` line (UCI's and UCCI's), or why there is none.
+pub(crate) fn go_number<'a, T: std::str::FromStr>(
     key: &str,
-    tokens: &mut std::iter::Peekable<impl Iterator<Item = &'a str>>,
+    tokens: &mut impl Iterator<Item = &'a str>,
 ) -> Result<T, ParseError> {
     let value = tokens
         .next()

@@ -16,7 +16,7 @@ mod report;
 pub mod tree;
 pub mod tt;
 
-pub use engine::{Limits, SearchConfig, Searcher};
+pub use engine::{Limits, Probed, SearchConfig, Searcher};
 pub use reference::{Reference, ReferenceOptions};
 pub use report::{Report, Stats};
 pub use tree::{Tree, TreeNode};

@@ -12,4 +12,5 @@ mod readme;
 mod registry;
 mod serve;
 mod suite;
+mod ucci;
 mod uci;

@@ -1,9 +1,10 @@
 //! The protocol loops: each reads a GUI's lines into the typed commands of `duel-protocol`,
 //! drives a [`crate::Session`], and writes typed replies, with the search on a thread of its
-//! own so that the loop answers while it runs. [`uci`] serves any game; [`nboard`] is
-//! Othello's, [`gomocup`] Gomoku's. What they share (the reader thread, the locked output) is in `io`.
+//! own so that the loop answers while it runs. [`uci`] serves any game, and [`ucci`] speaks
+//! UCCI through the same loop; [`nboard`] is Othello's, [`gomocup`] Gomoku's. What they share (the reader thread, the locked output) is in `io`.
 
 pub mod gomocup;
 mod io;
 pub mod nboard;
+pub mod ucci;
 pub mod uci;

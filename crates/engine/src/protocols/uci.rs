@@ -208,20 +208,41 @@ impl Control {
 }
 
 /// Work under way on the worker thread.
-struct Running {
+pub(super) struct Running {
     handle: JoinHandle<Box<dyn Session>>,
     control: Arc<Control>,
     /// What it is, for the refusals: a search, a perft count or the bench.
     what: &'static str,
 }
 
+/// The protocol a loop speaks: UCI, or UCCI (`super::ucci`), which reads its own lines and
+/// has the same loop print its replies in UCCI's words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Dialect {
+    Uci,
+    Ucci,
+}
+
+/// Sends `reply` as `dialect` writes it.
+pub(super) fn say(out: &Out, dialect: Dialect, reply: Reply) {
+    match dialect {
+        Dialect::Uci => send(out, reply),
+        Dialect::Ucci => {
+            for r in super::ucci::replies(reply) {
+                send(out, r);
+            }
+        }
+    }
+}
+
 /// The loop's state.
-struct Uci {
+pub(super) struct Uci {
     opts: UciOptions,
+    pub(super) dialect: Dialect,
     out: Out,
     /// The session, here while no search runs.
-    session: Option<Box<dyn Session>>,
-    running: Option<Running>,
+    pub(super) session: Option<Box<dyn Session>>,
+    pub(super) running: Option<Running>,
     /// A `position` received while a search ran, applied once the session is back.
     pending: Option<Position>,
     overhead: Duration,
@@ -274,10 +295,11 @@ fn check_value(name: &str, value: Option<&str>) -> Result<bool, OptionError> {
 const EVAL_FILE_BUILT_IN: &str = "<built-in>";
 
 impl Uci {
-    fn new(opts: UciOptions, out: Out) -> Result<Self, EngineError> {
+    pub(super) fn new(opts: UciOptions, out: Out, dialect: Dialect) -> Result<Self, EngineError> {
         let session = open(opts.game, None)?;
         Ok(Uci {
             opts,
+            dialect,
             out,
             session: Some(session),
             running: None,
@@ -290,18 +312,28 @@ impl Uci {
         })
     }
 
-    fn error(&self, message: impl std::fmt::Display) {
-        send(&self.out, Reply::InfoString(format!("error: {message}")));
+    pub(super) fn error(&self, message: impl std::fmt::Display) {
+        self.say(Reply::InfoString(format!("error: {message}")));
+    }
+
+    /// Where the loop writes.
+    pub(super) fn out(&self) -> &Out {
+        &self.out
+    }
+
+    /// Sends `reply` in the loop's dialect.
+    pub(super) fn say(&self, reply: Reply) {
+        say(&self.out, self.dialect, reply);
     }
 
     fn debug(&self, message: impl std::fmt::Display) {
         if self.debug {
-            send(&self.out, Reply::InfoString(message.to_string()));
+            self.say(Reply::InfoString(message.to_string()));
         }
     }
 
     /// Whether a search runs that only `stop` (or `ponderhit`) can end.
-    fn endless(&self) -> bool {
+    pub(super) fn endless(&self) -> bool {
         self.running
             .as_ref()
             .is_some_and(|r| r.control.infinite || r.control.pondering.load(Ordering::Relaxed))
@@ -309,7 +341,7 @@ impl Uci {
 
     /// Ends the running search (stopping it first when `interrupt`) and takes the session back,
     /// with any pending position applied.
-    fn finish(&mut self, interrupt: bool) {
+    pub(super) fn finish(&mut self, interrupt: bool) {
         if let Some(r) = self.running.take() {
             if interrupt {
                 // The search clears the session's flag when it starts: set it until the worker
@@ -336,7 +368,7 @@ impl Uci {
     }
 
     /// Takes the session back from a worker that has answered; one still working keeps it.
-    fn reclaim(&mut self) {
+    pub(super) fn reclaim(&mut self) {
         if self
             .running
             .as_ref()
@@ -347,7 +379,7 @@ impl Uci {
     }
 
     /// The session, if no work is under way; else None, with the refusal said at once.
-    fn session(&mut self, command: &str) -> Option<&mut Box<dyn Session>> {
+    pub(super) fn session(&mut self, command: &str) -> Option<&mut Box<dyn Session>> {
         self.reclaim();
         if let Some(r) = &self.running {
             let what = r.what;
@@ -429,7 +461,7 @@ impl Uci {
         Ok(())
     }
 
-    fn options(&self) -> Vec<Reply> {
+    pub(super) fn options(&self) -> Vec<Reply> {
         let spin = |name: &str, default: i64, min: i64, max: i64| Reply::Option {
             name: name.into(),
             kind: OptionKind::Spin { default, min, max },
@@ -475,7 +507,13 @@ impl Uci {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        let key = name.to_ascii_lowercase();
+        // Names match in any case and without their spaces, so that UCCI's names for the same
+        // options (`hashsize`, `clearhash`) reach them too.
+        let key: String = name
+            .to_ascii_lowercase()
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
         let spin = |min: i64, max: i64| -> Result<i64, OptionError> {
             let v = value.unwrap_or("").trim();
             match v.parse::<i64>() {
@@ -489,7 +527,7 @@ impl Uci {
             }
         };
         let result: Result<(), OptionError> = match key.as_str() {
-            "hash" => spin(1, HASH_MAX).and_then(|n| {
+            "hash" | "hashsize" => spin(1, HASH_MAX).and_then(|n| {
                 self.with_config(|c| c.tt_mb = n as usize)
                     .map_err(|reason| OptionError::Hash {
                         reason,
@@ -504,12 +542,12 @@ impl Uci {
                 self.with_config(|c| c.multipv = n as usize)
                     .map_err(Into::into)
             }),
-            "move overhead" => spin(0, OVERHEAD_MAX).map(|n| {
+            "moveoverhead" => spin(0, OVERHEAD_MAX).map(|n| {
                 self.overhead = Duration::from_millis(n as u64);
             }),
             // Only a hint that the GUI may send `go ponder`; nothing to set.
             "ponder" => check_value("Ponder", value).map(|_| ()),
-            "clear hash" => {
+            "clearhash" => {
                 if let Some(s) = self.session.as_mut() {
                     s.new_game();
                 }
@@ -586,18 +624,18 @@ impl Uci {
     }
 
     /// Handles one command; false ends the session.
-    fn handle(&mut self, cmd: Command) -> bool {
+    pub(super) fn handle(&mut self, cmd: Command) -> bool {
         match cmd {
             Command::Uci => {
-                send(&self.out, Reply::IdName(self.opts.name.clone()));
-                send(&self.out, Reply::IdAuthor("the duel developers".into()));
+                self.say(Reply::IdName(self.opts.name.clone()));
+                self.say(Reply::IdAuthor("the duel developers".into()));
                 for o in self.options() {
-                    send(&self.out, o);
+                    self.say(o);
                 }
-                send(&self.out, Reply::UciOk);
+                self.say(Reply::UciOk);
             }
             Command::Debug(on) => self.debug = on,
-            Command::IsReady => send(&self.out, Reply::ReadyOk),
+            Command::IsReady => self.say(Reply::ReadyOk),
             Command::Register => {}
             Command::Stop => self.finish(true),
             Command::PonderHit => self.ponderhit(),
@@ -767,10 +805,9 @@ impl Uci {
             } else {
                 "nodes"
             };
-            send(
-                &self.out,
-                Reply::InfoString(format!("{what} 0 searches nothing: searching to depth 1")),
-            );
+            self.say(Reply::InfoString(format!(
+                "{what} 0 searches nothing: searching to depth 1"
+            )));
             limits.depth = Some(1);
             limits.nodes = None;
         }
@@ -834,6 +871,7 @@ impl Uci {
             }
         }
         let id = self.searches.fetch_add(1, Ordering::Relaxed) + 1;
+        let dialect = self.dialect;
         let bounded = limits != Limits::default() || plan.is_some();
         let control = Arc::new(Control {
             stop: session.stop_flag(),
@@ -851,7 +889,7 @@ impl Uci {
         self.spawn(session, control, "a search", move |session, c, out| {
             let result = session.search_among(&limits, &among, &mut |r| {
                 for info in info_lines(r) {
-                    send(out, Reply::Info(info));
+                    say(out, dialect, Reply::Info(info));
                 }
                 c.after_iteration(r);
             });
@@ -867,11 +905,15 @@ impl Uci {
                         score: Some(score),
                         ..Info::default()
                     };
-                    send(out, Reply::Info(info));
+                    say(out, dialect, Reply::Info(info));
                     (None, None)
                 }
                 Err(e) => {
-                    send(out, Reply::InfoString(format!("error: go refused ({e})")));
+                    say(
+                        out,
+                        dialect,
+                        Reply::InfoString(format!("error: go refused ({e})")),
+                    );
                     (None, None)
                 }
             };
@@ -879,7 +921,7 @@ impl Uci {
                 std::thread::sleep(Duration::from_millis(1));
             }
             c.answered.store(true, Ordering::Release);
-            send(out, Reply::BestMove { mv, ponder });
+            say(out, dialect, Reply::BestMove { mv, ponder });
         });
     }
 }
@@ -900,7 +942,7 @@ pub fn run(
     opts: UciOptions,
 ) -> Result<(), EngineError> {
     let out = output(output_stream);
-    let mut uci = Uci::new(opts, Arc::clone(&out))?;
+    let mut uci = Uci::new(opts, Arc::clone(&out), Dialect::Uci)?;
     for line in lines(input) {
         match parse(&line) {
             Ok(cmd) => {

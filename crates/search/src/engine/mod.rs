@@ -60,9 +60,22 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use duel_core::{Evaluator, Game};
+use duel_core::{Evaluator, Game, Score};
 
-use crate::tt::{Tt, TtError};
+use crate::tt::{Bound, Tt, TtError};
+
+/// A table entry as [`Searcher::probe`] reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Probed<M> {
+    /// The value, from the probed position's side to move.
+    pub value: Score,
+    /// The depth it was searched to (255: solved to the end).
+    pub depth: u32,
+    /// Whether it is exact, a lower or an upper bound.
+    pub bound: Bound,
+    /// The move stored, if any.
+    pub best: Option<M>,
+}
 use crate::Report;
 
 pub use config::{Limits, SearchConfig};
@@ -113,6 +126,25 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             stop: Arc::new(AtomicBool::new(false)),
             learnt,
             _game: std::marker::PhantomData,
+        })
+    }
+
+    /// What the table holds for `pos`, as UCCI's `probe` asks: the value (from `pos`'s side
+    /// to move), the depth and bound it was stored with, and the move (the table names it by
+    /// its index in the node's list: the generated moves, kept to the evaluator's candidates
+    /// when they are on, as the search does below the root).
+    pub fn probe(&self, pos: &G) -> Option<Probed<G::Move>> {
+        let e = self.tt.probe(pos.hash())?;
+        let mut moves = Vec::new();
+        pos.generate_moves(&mut moves);
+        if self.config.candidates {
+            self.eval.prune_moves(pos, &mut moves);
+        }
+        Some(Probed {
+            value: e.value.from_tt(0),
+            depth: u32::from(e.depth),
+            bound: e.bound,
+            best: moves.get(usize::from(e.mv)).copied(),
         })
     }
 

@@ -158,6 +158,9 @@ pub trait GameInfo: Game {
     /// The game's on/off options beyond the search's, by the names GUIs set them with (chess:
     /// `UCI_Chess960`).
     const SWITCHES: &'static [&'static str] = &[];
+    /// How much higher UCI numbers ranks than the game's notation: xiangqi's ICCS counts them
+    /// from 0, Fairy-Stockfish's UCI from 1 (`h2e2` is `h3e3`), which the UCI loop honours.
+    const UCI_RANK_OFFSET: u8 = 0;
 
     /// The variants, in a sentence or two for the help: what may follow the name after `:`
     /// (`gomoku:renju:20`). Empty: the game has none.

@@ -93,6 +93,8 @@ pub trait Session: Send {
 
     /// The game's on/off options ([`GameInfo::SWITCHES`]: chess's `UCI_Chess960`).
     fn switches(&self) -> &'static [&'static str];
+    /// [`GameInfo::UCI_RANK_OFFSET`]: how much higher UCI numbers the game's ranks.
+    fn uci_rank_offset(&self) -> u8;
     /// Turns one of [`Session::switches`] (its name in any case) on or off, for the current
     /// position and every position set after it.
     fn set_switch(&mut self, name: &str, on: bool) -> Result<(), EngineError>;
@@ -351,6 +353,10 @@ impl<G: GameInfo, E: Evaluator<G>> Session for GameSession<G, E> {
 
     fn position(&self) -> String {
         self.pos.to_text()
+    }
+
+    fn uci_rank_offset(&self) -> u8 {
+        G::UCI_RANK_OFFSET
     }
 
     fn switches(&self) -> &'static [&'static str] {

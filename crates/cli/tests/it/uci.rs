@@ -898,3 +898,25 @@ fn empty_limits_and_illegal_searchmoves_still_give_a_move() {
     assert_eq!(bestmove(lines.last().unwrap()).0, "a2a3");
     assert!(e.close());
 }
+
+#[test]
+fn uci_variant_switches_the_game_as_fairy_stockfish_does() {
+    let mut e = Engine::uci();
+    e.send("uci");
+    let lines = e.until(|l| l == "uciok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option name UCI_Variant type combo default chess var ")),
+        "{lines:?}"
+    );
+    e.send("setoption name UCI_Variant value go");
+    let got = e.within(AT_ONCE, "the refusal", |l| l.starts_with("info string"));
+    assert!(got[0].contains("unknown game 'go'"), "{got:?}");
+    e.send("setoption name UCI_Variant value connect4");
+    e.send("position startpos moves 4 4");
+    let lines = e.search("go depth 3");
+    let (mv, _) = bestmove(lines.last().unwrap());
+    assert!(("1"..="7").contains(&mv.as_str()), "{lines:?}");
+    assert!(e.close());
+}

@@ -61,6 +61,36 @@ const MULTIPV_MAX: i64 = 256;
 const OVERHEAD_DEFAULT: i64 = 10;
 const OVERHEAD_MAX: i64 = 5_000;
 
+/// `mv` with every rank number in it raised by `by` (lowered when negative): xiangqi's ICCS
+/// `h2e2` is Fairy-Stockfish's UCI `h3e3`, and `a9a8` is `a10a9`. Text without numbers, or
+/// with `by` 0, is left as it is.
+fn shift_ranks(mv: &str, by: i32) -> String {
+    if by == 0 {
+        return mv.to_string();
+    }
+    let mut out = String::with_capacity(mv.len() + 1);
+    let mut digits = String::new();
+    let flush = |digits: &mut String, out: &mut String| {
+        if !digits.is_empty() {
+            match digits.parse::<i32>() {
+                Ok(n) => out.push_str(&(n + by).to_string()),
+                Err(_) => out.push_str(digits),
+            }
+            digits.clear();
+        }
+    };
+    for c in mv.chars() {
+        if c.is_ascii_digit() {
+            digits.push(c);
+        } else {
+            flush(&mut digits, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut digits, &mut out);
+    out
+}
+
 /// The score as UCI writes it: centipawns, or mate in moves (negative when mated).
 fn uci_score(v: Score) -> UciScore {
     match v.plies_to_end() {
@@ -428,7 +458,9 @@ impl Uci {
             Start::StartPos => "",
             Start::Fen(f) => f.as_str(),
         };
-        let moves: Vec<&str> = p.moves.iter().map(String::as_str).collect();
+        let by = -i32::from(session.uci_rank_offset());
+        let shifted: Vec<String> = p.moves.iter().map(|m| shift_ranks(m, by)).collect();
+        let moves: Vec<&str> = shifted.iter().map(String::as_str).collect();
         if let Err(e) = session.set_position(text, &moves) {
             // The position stays as it was: searching one the GUI did not mean is worse.
             self.error(format!(
@@ -488,6 +520,14 @@ impl Uci {
                 },
             },
         ];
+        // Fairy-Stockfish's way of choosing the game: any registered one, this loop's first.
+        options.push(Reply::Option {
+            name: "UCI_Variant".into(),
+            kind: OptionKind::Combo {
+                default: self.opts.game.to_string(),
+                vars: crate::games().iter().map(|g| g.name.to_string()).collect(),
+            },
+        });
         let switches = self.session.as_ref().map_or(&[][..], |s| s.switches());
         for name in switches {
             options.push(Reply::Option {
@@ -554,6 +594,7 @@ impl Uci {
                 Ok(())
             }
             "evaluator" => self.set_evaluator(value.unwrap_or("")).map_err(Into::into),
+            "uci_variant" => self.set_game(value.unwrap_or("")).map_err(Into::into),
             "evalfile" => self
                 .set_eval_file(value.unwrap_or("").trim())
                 .map_err(Into::into),
@@ -588,6 +629,28 @@ impl Uci {
     /// The table's size now, in MiB.
     fn hash_mb(&self) -> usize {
         self.session.as_ref().map_or(0, |s| s.config().tt_mb)
+    }
+
+    /// Plays another game from now on (`UCI_Variant`), at its start, with its default
+    /// evaluator and search profile; the table's size, threads and lines are kept.
+    fn set_game(&mut self, name: &str) -> Result<(), EngineError> {
+        let game = crate::game_name(name)?;
+        if game == self.opts.game {
+            return Ok(());
+        }
+        let mut fresh = open(game, None)?;
+        if let Some(old) = self.session.as_ref() {
+            let mut c = fresh.config().clone();
+            c.tt_mb = old.config().tt_mb;
+            c.threads = old.config().threads;
+            c.multipv = old.config().multipv;
+            fresh.set_config(c)?;
+        }
+        self.opts.game = game;
+        self.switches.clear();
+        self.eval_file = None;
+        self.session = Some(fresh);
+        Ok(())
     }
 
     /// A new session with another evaluator, keeping the options and the position.
@@ -813,9 +876,10 @@ impl Uci {
         }
         // A move the position does not have is named and dropped, as Stockfish drops it; with
         // none left, every move is searched rather than none.
+        let offset = i32::from(session.uci_rank_offset());
         let mut among = Vec::new();
         for m in &go.searchmoves {
-            match session.parse_search_move(m) {
+            match session.parse_search_move(&shift_ranks(m, -offset)) {
                 Ok(mv) => among.push(mv),
                 Err(e) => self.error(format!("searchmoves: '{m}' dropped ({e})")),
             }
@@ -888,13 +952,17 @@ impl Uci {
         });
         self.spawn(session, control, "a search", move |session, c, out| {
             let result = session.search_among(&limits, &among, &mut |r| {
-                for info in info_lines(r) {
+                for mut info in info_lines(r) {
+                    info.pv = info.pv.iter().map(|m| shift_ranks(m, offset)).collect();
                     say(out, dialect, Reply::Info(info));
                 }
                 c.after_iteration(r);
             });
             let (mv, ponder) = match result {
-                Ok(r) => (r.best.clone(), r.pv.get(1).cloned()),
+                Ok(r) => (
+                    r.best.as_deref().map(|m| shift_ranks(m, offset)),
+                    r.pv.get(1).map(|m| shift_ranks(m, offset)),
+                ),
                 Err(EngineError::GameOver(o)) => {
                     let score = match o {
                         duel_core::Outcome::Draw => UciScore::Cp(0),
@@ -964,6 +1032,15 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ranks_shift_between_iccs_and_fairy_stockfish_uci() {
+        assert_eq!(shift_ranks("h2e2", 1), "h3e3");
+        assert_eq!(shift_ranks("a9a8", 1), "a10a9");
+        assert_eq!(shift_ranks("a10a9", -1), "a9a8");
+        assert_eq!(shift_ranks("e2e4", 0), "e2e4");
+        assert_eq!(shift_ranks("(none)", 1), "(none)");
+    }
 
     #[test]
     fn scores_in_uci_units() {

@@ -29,6 +29,36 @@
 
 use std::fmt;
 
+/// `mv` with every rank number in it raised by `by` (lowered when negative): xiangqi's ICCS
+/// `h2e2` is Fairy-Stockfish's UCI `h3e3`, and `a9a8` is `a10a9`. Text without numbers, or
+/// with `by` 0, is left as it is.
+pub fn shift_ranks(mv: &str, by: i32) -> String {
+    if by == 0 {
+        return mv.to_string();
+    }
+    let mut out = String::with_capacity(mv.len() + 1);
+    let mut digits = String::new();
+    let flush = |digits: &mut String, out: &mut String| {
+        if !digits.is_empty() {
+            match digits.parse::<i32>() {
+                Ok(n) => out.push_str(&(n + by).to_string()),
+                Err(_) => out.push_str(digits),
+            }
+            digits.clear();
+        }
+    };
+    for c in mv.chars() {
+        if c.is_ascii_digit() {
+            digits.push(c);
+        } else {
+            flush(&mut digits, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut digits, &mut out);
+    out
+}
+
 /// A line from the GUI.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
@@ -780,4 +810,18 @@ fn parse_option(rest: &str) -> Result<Reply, ParseError> {
         None => return Err(bad("option", "the type is missing")),
     };
     Ok(Reply::Option { name, kind })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shift_ranks;
+
+    #[test]
+    fn ranks_shift_between_iccs_and_fairy_stockfish_uci() {
+        assert_eq!(shift_ranks("h2e2", 1), "h3e3");
+        assert_eq!(shift_ranks("a9a8", 1), "a10a9");
+        assert_eq!(shift_ranks("a10a9", -1), "a9a8");
+        assert_eq!(shift_ranks("e2e4", 0), "e2e4");
+        assert_eq!(shift_ranks("(none)", 1), "(none)");
+    }
 }

@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use duel_core::GameInfo;
-use duel_protocol::uci::{Command, Go, Info, Position, Reply, Start};
+use duel_protocol::uci::{shift_ranks, Command, Go, Info, Position, Reply, Start};
 use duel_search::Limits;
 
 use super::process::{Process, HANDSHAKE};
@@ -14,6 +14,9 @@ use crate::{ArenaError, TimeControl};
 /// A running UCI engine.
 pub struct UciEngine {
     p: Process,
+    /// Whether the engine announced `UCI_Variant` (Fairy-Stockfish, duel): it is then told
+    /// the game at each new game.
+    variants: bool,
 }
 
 impl UciEngine {
@@ -21,12 +24,18 @@ impl UciEngine {
     pub fn start(spec: &EngineSpec) -> Result<UciEngine, ArenaError> {
         let mut e = UciEngine {
             p: Process::start(&spec.command)?,
+            variants: false,
         };
         e.p.send(&Command::Uci)?;
         let mut name = None;
+        let mut variants = false;
         e.p.wait_for(|l| match Reply::parse(l) {
             Ok(Reply::IdName(n)) => {
                 name = Some(n);
+                false
+            }
+            Ok(Reply::Option { name, .. }) if name.eq_ignore_ascii_case("UCI_Variant") => {
+                variants = true;
                 false
             }
             Ok(Reply::UciOk) => true,
@@ -35,6 +44,7 @@ impl UciEngine {
         if let Some(n) = name {
             e.p.name = n;
         }
+        e.variants = variants;
         for (name, value) in &spec.options {
             e.p.send(&Command::SetOption {
                 name: name.clone(),
@@ -128,13 +138,24 @@ impl<G: GameInfo> Player<G> for UciEngine {
     }
 
     fn new_game(&mut self, _start: &G, _tc: TimeControl) -> Result<(), ArenaError> {
+        if self.variants {
+            self.p.send(&Command::SetOption {
+                name: "UCI_Variant".into(),
+                value: Some(G::NAME.into()),
+            })?;
+        }
         self.p.send(&Command::UciNewGame)?;
         self.ready()
     }
 
     fn think(&mut self, turn: &Turn<'_, G>) -> Result<Answer, ArenaError> {
-        self.p
-            .send(&Self::position(turn.start, turn.move_texts()))?;
+        let up = i32::from(G::UCI_RANK_OFFSET);
+        let moves = turn
+            .move_texts()
+            .iter()
+            .map(|m| shift_ranks(m, up))
+            .collect();
+        self.p.send(&Self::position(turn.start, moves))?;
         let tc = turn.controls[turn.mover()];
         let ms = |d: Duration| d.as_millis() as i64;
         let go = if tc.is_fixed() {
@@ -158,7 +179,10 @@ impl<G: GameInfo> Player<G> for UciEngine {
             }
         };
         self.p.send(&Command::Go(go))?;
-        self.answer(turn.deadline)
+        Ok(match self.answer(turn.deadline)? {
+            Answer::Move(mv, t) => Answer::Move(shift_ranks(&mv, -up), t),
+            other => other,
+        })
     }
 
     fn interrupt(&mut self) {

@@ -27,7 +27,8 @@ use std::time::{Duration, Instant};
 
 use duel_core::Side;
 use duel_protocol::uci::{
-    parse, Command, Go, Info, OptionKind, ParseError, Position, Reply, Score as UciScore, Start,
+    parse, shift_ranks, Command, Go, Info, OptionKind, ParseError, Position, Reply,
+    Score as UciScore, Start,
 };
 
 use super::io::{lines, output, send, Out};
@@ -60,36 +61,6 @@ const THREADS_MAX: i64 = 64;
 const MULTIPV_MAX: i64 = 256;
 const OVERHEAD_DEFAULT: i64 = 10;
 const OVERHEAD_MAX: i64 = 5_000;
-
-/// `mv` with every rank number in it raised by `by` (lowered when negative): xiangqi's ICCS
-/// `h2e2` is Fairy-Stockfish's UCI `h3e3`, and `a9a8` is `a10a9`. Text without numbers, or
-/// with `by` 0, is left as it is.
-fn shift_ranks(mv: &str, by: i32) -> String {
-    if by == 0 {
-        return mv.to_string();
-    }
-    let mut out = String::with_capacity(mv.len() + 1);
-    let mut digits = String::new();
-    let flush = |digits: &mut String, out: &mut String| {
-        if !digits.is_empty() {
-            match digits.parse::<i32>() {
-                Ok(n) => out.push_str(&(n + by).to_string()),
-                Err(_) => out.push_str(digits),
-            }
-            digits.clear();
-        }
-    };
-    for c in mv.chars() {
-        if c.is_ascii_digit() {
-            digits.push(c);
-        } else {
-            flush(&mut digits, &mut out);
-            out.push(c);
-        }
-    }
-    flush(&mut digits, &mut out);
-    out
-}
 
 /// The score as UCI writes it: centipawns, or mate in moves (negative when mated).
 fn uci_score(v: Score) -> UciScore {
@@ -1032,15 +1003,6 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn ranks_shift_between_iccs_and_fairy_stockfish_uci() {
-        assert_eq!(shift_ranks("h2e2", 1), "h3e3");
-        assert_eq!(shift_ranks("a9a8", 1), "a10a9");
-        assert_eq!(shift_ranks("a10a9", -1), "a9a8");
-        assert_eq!(shift_ranks("e2e4", 0), "e2e4");
-        assert_eq!(shift_ranks("(none)", 1), "(none)");
-    }
 
     #[test]
     fn scores_in_uci_units() {

@@ -372,6 +372,9 @@ pub fn games(out: &mut dyn Write) -> Result<()> {
     for g in duel_engine::games() {
         if g.title.eq_ignore_ascii_case(g.name) {
             writeln!(out, "{}", g.name)?;
+        } else if g.title.starts_with(g.name) {
+            // A title that names the game first (`xiangqi (Chinese chess)`) says it all.
+            writeln!(out, "{}", g.title)?;
         } else {
             writeln!(out, "{} ({})", g.name, g.title)?;
         }

@@ -69,9 +69,9 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// The game's name as the command line spells it (`tictactoe`, `connect4`, ...).
     const NAME: &'static str;
 
-    /// True if the game can end by a rule that looks at earlier positions (chess: repetition),
-    /// which the position text does not carry: a position read back from its text may then
-    /// still be playable where the original was drawn.
+    /// True if the game can end by a rule that looks at earlier positions (chess: repetition;
+    /// xiangqi: its repetition rulings), which the position text does not carry: a position
+    /// read back from its text may then still be playable where the original had ended.
     const OUTCOME_NEEDS_HISTORY: bool = false;
 
     /// The size of the range of [`Game::move_index`]: history tables have this many slots.

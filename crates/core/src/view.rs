@@ -18,6 +18,10 @@ pub enum BoardStyle {
     /// A checkered board of pieces (chess): a move goes from one cell to another, by two
     /// clicks or a drag.
     Checkered,
+    /// Pieces on the 9x10 points of a xiangqi board, with the river between the fifth and
+    /// sixth rows and the two palaces: a move goes from one point to another, as on a
+    /// checkered board.
+    Xiangqi,
 }
 
 impl BoardStyle {
@@ -29,7 +33,14 @@ impl BoardStyle {
             BoardStyle::Discs => "discs",
             BoardStyle::Stones => "stones",
             BoardStyle::Checkered => "checkered",
+            BoardStyle::Xiangqi => "xiangqi",
         }
+    }
+
+    /// Whether a move on this board takes a piece from one cell to another (chess, xiangqi)
+    /// rather than placing one.
+    pub const fn moves_pieces(self) -> bool {
+        matches!(self, BoardStyle::Checkered | BoardStyle::Xiangqi)
     }
 }
 

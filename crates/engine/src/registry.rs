@@ -35,6 +35,7 @@ registry!(
     duel_othello::Othello,
     duel_chess::Chess,
     duel_gomoku::Gomoku,
+    duel_xiangqi::Xiangqi,
 );
 
 /// Builds something generic over a game chosen at run time: see [`with_game`].

@@ -574,7 +574,7 @@ fn play_connect4_engine_blocks_and_finishes() {
 
 #[test]
 fn bad_input_exits_non_zero_naming_the_problem() {
-    duel(&["perft", "xiangqi", "3"]).failure(&["unknown game 'xiangqi'", "tictactoe", "chess"]);
+    duel(&["perft", "shogi", "3"]).failure(&["unknown game 'shogi'", "tictactoe", "chess"]);
     duel(&["solve", "tictactoe", "--position", "55"])
         .failure(&["--position '55'", "cell 5 is taken"]);
     duel(&["analyze", "connect4", "-p", "48"]).failure(&["'8'", "column number 1-7"]);

@@ -1,0 +1,129 @@
+//! Xiangqi as the front ends see it: names, notation, the evaluator, bench, the search
+//! profile, WXF for people, PGN records and the board a browser draws.
+
+use std::path::Path;
+
+use duel_core::{
+    BoardStyle, BoardView, EvaluatorError, EvaluatorVisitor, GameInfo, MoveCells, Piece,
+    PositionError, RecordInfo, SearchProfile,
+};
+
+use crate::board::{file_of, rank_of, square, square_name, Square, FILES, RANKS};
+use crate::{Material, Move, Xiangqi};
+
+/// A point's cell in the view: rank 9 is the top row, file a the left column.
+fn cell(sq: Square) -> u16 {
+    u16::from(RANKS - 1 - rank_of(sq)) * u16::from(FILES) + u16::from(file_of(sq))
+}
+
+impl GameInfo for Xiangqi {
+    const TITLE: &'static str = "xiangqi (Chinese chess)";
+    const ALIASES: &'static [&'static str] = &["chinesechess", "cchess"];
+    const NOTATION: &'static str = "moves in ICCS coordinates as UCCI writes them (h2e2: files \
+        a-i from Red's left, ranks 0-9 from Red's side), shown in WXF notation (C2.5); a \
+        position is a FEN as Pikafish and Fairy-Stockfish write it (Red in capitals, w or r for \
+        Red to move, b for Black; startpos or nothing for the start)";
+    const EVALUATORS: &'static [&'static str] = &["material"];
+    const SIDE_NAMES: [&'static str; 2] = ["Red", "Black"];
+    /// The start, two middlegames of the perft suite (data/xiangqi/perft.txt) and a
+    /// cannon-and-horse ending.
+    const BENCH: &'static [&'static str] = &[
+        crate::START_FEN,
+        "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+        "r2akab1r/3n5/4b3n/p1p1pRp1p/9/2P3P2/P3P3c/N2C3C1/4A4/1RBAK1B2 w - - 0 1",
+        "4kcP1N/8n/3rb4/9/9/9/9/3p1A3/4K4/5CB2 w - - 0 1",
+    ];
+    const BENCH_DEPTH: u32 = 9;
+    const DEFAULT_DEPTH: u32 = 10;
+    /// Chess's selective search but for the techniques that need the strong evaluator's
+    /// knowledge (static exchange, correction history, singular extensions): xiangqi's trees
+    /// are as wide and as full of bad moves. Not yet measured by self-play for xiangqi.
+    const SEARCH_PROFILE: SearchProfile = SearchProfile {
+        null_move: true,
+        lmr: true,
+        futility: 100,
+        iir: true,
+        late_move_pruning: true,
+        continuation: true,
+        ..SearchProfile::NONE
+    };
+
+    /// One evaluator, no file: there is nothing to choose.
+    fn make_evaluator<V: EvaluatorVisitor<Self>>(
+        _name: &str,
+        _file: Option<&Path>,
+        visitor: V,
+    ) -> Result<V::Output, EvaluatorError> {
+        Ok(visitor.visit(Material))
+    }
+
+    fn diagram(&self) -> String {
+        Xiangqi::diagram(self)
+    }
+
+    const RECORD_EXTENSION: &'static str = "pgn";
+
+    const BOARD_STYLE: BoardStyle = BoardStyle::Xiangqi;
+
+    /// Red's view, as the diagram: rank 9 on top, file a on the left; the cells are named as
+    /// ICCS names the points (`e0`).
+    fn board_view(&self) -> BoardView {
+        let points = || {
+            (0..RANKS)
+                .rev()
+                .flat_map(|r| (0..FILES).map(move |f| square(f, r)))
+        };
+        let cells = points()
+            .map(|sq| {
+                self.board().piece_at(sq).map(|p| Piece {
+                    side: p.side,
+                    kind: p.kind.letter(),
+                })
+            })
+            .collect();
+        BoardView {
+            cols: u16::from(FILES),
+            rows: u16::from(RANKS),
+            cells,
+            col_labels: (0..FILES)
+                .map(|f| char::from(b'a' + f).to_string())
+                .collect(),
+            row_labels: (0..RANKS).rev().map(|r| r.to_string()).collect(),
+            cell_names: points().map(square_name).collect(),
+        }
+    }
+
+    fn move_cells(&self, mv: Move) -> MoveCells {
+        MoveCells::between(cell(mv.from()), cell(mv.to()))
+    }
+
+    /// WXF notation (`C2.5`, `H2+3`, `R+.3`).
+    fn display_move(&self, mv: Move) -> String {
+        crate::notation::wxf(self.board(), mv)
+    }
+
+    /// PGN with the `Variant "xiangqi"` tag and the moves in ICCS coordinates.
+    fn record(start: &Self, moves: &[Move], info: &RecordInfo<'_>) -> Option<String> {
+        Some(crate::record::write(start, moves, info))
+    }
+
+    /// PGN (the first game of a file), a FEN alone, or ICCS moves after `startpos` or a FEN
+    /// (`startpos moves h2e2 h9g7`, as UCCI's `position` gives them); a bare list of moves is
+    /// read from the start. Repetitions do not stop the reading.
+    fn read_record(_start: &Self, text: &str) -> Result<(Self, Vec<Move>), PositionError> {
+        crate::record::read_record(text)
+    }
+
+    /// `checkmate`, `stalemate` (which loses), `perpetual check` and `perpetual chase` (which
+    /// lose for the side that kept on), `repetition` (a draw: the rulings in
+    /// `duel_xiangqi::rulings`) or `60 moves without a capture`.
+    fn end_reason(&self) -> &'static str {
+        Xiangqi::end_reason(self).unwrap_or("win")
+    }
+
+    /// The published tables count on the bare rules: no repetition or 60-move rule stops a
+    /// line.
+    fn perft(&self, depth: u32) -> u64 {
+        self.board().clone().perft(depth)
+    }
+}

@@ -1,0 +1,10 @@
+//! The integration tests of duel-xiangqi, as one test binary (see crates/cli/tests/it/main.rs):
+//! each file of tests/ would be a binary of its own, linked and optimised apart.
+
+mod common;
+
+mod notation;
+mod perft;
+mod rules;
+mod rulings;
+mod view;

@@ -61,15 +61,31 @@ export function drawBoard(host, board, opts = {}) {
   svg.addEventListener('pointerleave', () => delete svg.dataset.down);
 
   const layer = el('g', { class: 'pieces', 'pointer-events': 'none' }, svg);
-  if (board.style === 'stones') {
-    // Stones sit on the points: draw the lines through the cells' centres.
+  if (board.style === 'stones' || board.style === 'xiangqi') {
+    // Stones and xiangqi pieces sit on the points: the lines go through the cells' centres.
+    const px = (c) => margin + c * size + size / 2;
+    const py = (r) => margin + r * size + size / 2;
+    const river = board.style === 'xiangqi' ? board.rows / 2 - 1 : -1;
     for (let c = 0; c < board.cols; c++) {
-      const x = margin + c * size + size / 2;
-      el('line', { x1: x, y1: margin + size / 2, x2: x, y2: h - margin - size / 2, class: 'grid' }, layer);
+      const edge = c === 0 || c === board.cols - 1;
+      if (river < 0 || edge) {
+        el('line', { x1: px(c), y1: py(0), x2: px(c), y2: py(board.rows - 1), class: 'grid' }, layer);
+      } else {
+        // The river cuts the files but the two outer ones.
+        el('line', { x1: px(c), y1: py(0), x2: px(c), y2: py(river), class: 'grid' }, layer);
+        el('line', { x1: px(c), y1: py(river + 1), x2: px(c), y2: py(board.rows - 1), class: 'grid' }, layer);
+      }
     }
     for (let r = 0; r < board.rows; r++) {
-      const y = margin + r * size + size / 2;
-      el('line', { x1: margin + size / 2, y1: y, x2: w - margin - size / 2, y2: y, class: 'grid' }, layer);
+      el('line', { x1: px(0), y1: py(r), x2: px(board.cols - 1), y2: py(r), class: 'grid' }, layer);
+    }
+    if (river >= 0) {
+      // The palaces' diagonals, three files wide in the middle, three ranks deep at each end.
+      const mid = (board.cols - 1) / 2;
+      for (const [r0, r1] of [[0, 2], [board.rows - 3, board.rows - 1]]) {
+        el('line', { x1: px(mid - 1), y1: py(r0), x2: px(mid + 1), y2: py(r1), class: 'grid' }, layer);
+        el('line', { x1: px(mid + 1), y1: py(r0), x2: px(mid - 1), y2: py(r1), class: 'grid' }, layer);
+      }
     }
   }
   board.cells.forEach((piece, i) => {
@@ -82,6 +98,10 @@ export function drawBoard(host, board, opts = {}) {
     if (board.style === 'checkered') {
       const t = el('text', { x: cx, y: cy, class: `piece chess ${side}`, 'font-size': size * 0.8, 'data-piece': piece.kind }, layer);
       t.textContent = GLYPHS[piece.kind.toUpperCase()] || piece.kind;
+    } else if (board.style === 'xiangqi') {
+      el('circle', { cx, cy, r: size * 0.42, class: `piece xq ${side}` }, layer);
+      const t = el('text', { x: cx, y: cy, class: `piece xq-letter ${side}`, 'font-size': size * 0.45 }, layer);
+      t.textContent = piece.kind;
     } else if (board.style === 'marks') {
       const t = el('text', { x: cx, y: cy, class: `piece mark ${side}`, 'font-size': size * 0.7 }, layer);
       t.textContent = piece.kind;

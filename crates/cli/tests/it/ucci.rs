@@ -160,3 +160,37 @@ fn bad_lines_get_an_info_message_and_the_engine_goes_on() {
     assert!(!best(&lines).is_empty());
     assert!(e.close());
 }
+
+/// An ICCS move: a file a-i and a rank 0-9, twice.
+fn is_iccs(mv: &str) -> bool {
+    let b = mv.as_bytes();
+    b.len() == 4
+        && (b'a'..=b'i').contains(&b[0])
+        && b[1].is_ascii_digit()
+        && (b'a'..=b'i').contains(&b[2])
+        && b[3].is_ascii_digit()
+}
+
+#[test]
+fn xiangqi_is_the_default_game_in_iccs_coordinates() {
+    let mut e = Engine::start(&["ucci"]);
+    e.send("ucci");
+    e.within(PATIENCE, "ucciok", |l| l == "ucciok");
+    // ElephantEye's start: the FEN may end after the side to move.
+    e.send("position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w moves h2e2");
+    e.send("go depth 4");
+    let lines = e.within(PATIENCE, "bestmove", |l| l.starts_with("bestmove"));
+    let mv = best(&lines);
+    assert!(is_iccs(&mv), "{lines:?}");
+    // A Black move: its piece stands on ranks 5-9.
+    let from_rank = mv.as_bytes()[1] - b'0';
+    assert!(from_rank >= 5, "{mv} is not Black's");
+    for l in lines.iter().filter(|l| l.starts_with("info depth")) {
+        let pv: Vec<&str> = l.split(" pv ").nth(1).unwrap().split(' ').collect();
+        assert!(pv.iter().all(|m| is_iccs(m)), "{l}");
+    }
+    e.send("position startpos moves h2e2 h9g7 h0g2 i9h9 i0h0 h9h0");
+    let got = e.within(AT_ONCE, "refusal", |l| l.starts_with("info message"));
+    assert!(got[0].contains("position refused"), "{got:?}");
+    assert!(e.close());
+}

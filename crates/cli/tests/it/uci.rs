@@ -920,3 +920,28 @@ fn uci_variant_switches_the_game_as_fairy_stockfish_does() {
     assert!(("1"..="7").contains(&mv.as_str()), "{lines:?}");
     assert!(e.close());
 }
+
+#[test]
+fn xiangqi_over_uci_numbers_ranks_from_one_as_fairy_stockfish() {
+    let mut e = Engine::uci();
+    e.send("uci");
+    e.until(|l| l == "uciok");
+    e.send("setoption name UCI_Variant value xiangqi");
+    // h3e3 is ICCS's h2e2: the central cannon.
+    e.send("position startpos moves h3e3");
+    let lines = e.search("go depth 4");
+    let (mv, _) = bestmove(lines.last().unwrap());
+    let ranks: Vec<u32> = mv
+        .split(|c: char| c.is_ascii_lowercase())
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().unwrap())
+        .collect();
+    assert_eq!(ranks.len(), 2, "{mv}");
+    // Black moves: from ranks 6-10 in UCI's count.
+    assert!((6..=10).contains(&ranks[0]), "{mv}: {lines:?}");
+    // ICCS's h2e2 read as UCI is rank 2 to rank 2: the horse's square, not the cannon's.
+    e.send("position startpos moves h2e2");
+    let got = e.within(AT_ONCE, "refusal", |l| l.starts_with("info string error"));
+    assert!(got[0].contains("position refused"), "{got:?}");
+    assert!(e.close());
+}

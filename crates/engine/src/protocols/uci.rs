@@ -236,6 +236,15 @@ pub(super) fn say(out: &Out, dialect: Dialect, reply: Reply) {
     }
 }
 
+/// How much higher the loop's moves number ranks than the game's notation: UCI's own offset
+/// (xiangqi in Fairy-Stockfish's UCI); UCCI writes the game's own ICCS.
+fn rank_offset(dialect: Dialect, session: &dyn Session) -> i32 {
+    match dialect {
+        Dialect::Uci => i32::from(session.uci_rank_offset()),
+        Dialect::Ucci => 0,
+    }
+}
+
 /// The loop's state.
 pub(super) struct Uci {
     opts: UciOptions,
@@ -429,7 +438,7 @@ impl Uci {
             Start::StartPos => "",
             Start::Fen(f) => f.as_str(),
         };
-        let by = -i32::from(session.uci_rank_offset());
+        let by = -rank_offset(self.dialect, session.as_ref());
         let shifted: Vec<String> = p.moves.iter().map(|m| shift_ranks(m, by)).collect();
         let moves: Vec<&str> = shifted.iter().map(String::as_str).collect();
         if let Err(e) = session.set_position(text, &moves) {
@@ -847,7 +856,7 @@ impl Uci {
         }
         // A move the position does not have is named and dropped, as Stockfish drops it; with
         // none left, every move is searched rather than none.
-        let offset = i32::from(session.uci_rank_offset());
+        let offset = rank_offset(self.dialect, session.as_ref());
         let mut among = Vec::new();
         for m in &go.searchmoves {
             match session.parse_search_move(&shift_ranks(m, -offset)) {

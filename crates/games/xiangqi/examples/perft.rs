@@ -9,7 +9,13 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let depth: u32 = args.next().and_then(|d| d.parse().ok()).unwrap_or(5);
     let fen: Vec<String> = args.collect();
-    let pos = Xiangqi::from_text(&fen.join(" ")).unwrap_or_else(|e| panic!("{e}"));
+    let pos = match Xiangqi::from_text(&fen.join(" ")) {
+        Ok(pos) => pos,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    };
     let start = Instant::now();
     let n = pos.board().clone().perft(depth);
     let s = start.elapsed().as_secs_f64();

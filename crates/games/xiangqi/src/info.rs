@@ -120,9 +120,14 @@ impl GameInfo for Xiangqi {
         crate::record::read_record(text)
     }
 
-    /// `checkmate`, `stalemate` (which loses), `perpetual check` and `perpetual chase` (which
-    /// lose for the side that kept on), `repetition` (a draw: the rulings in
-    /// `duel_xiangqi::rulings`) or `60 moves without a capture`.
+    /// `checkmate`, `stalemate` (which loses too), `60 moves without a capture` (a draw), or
+    /// on the third occurrence of a position (the second inside a search) the ruling on the
+    /// cycle of moves since the last one: `perpetual check` (a side that checked with every
+    /// move of it, the other not, loses), else `perpetual chase` (a side whose chariot,
+    /// horse or cannon newly attacked one same unprotected piece with every move, or a
+    /// chariot with a horse or cannon, the other not, loses), else `repetition` (a draw).
+    /// Not modelled: alternating check and chase, chases by other pieces, pins and
+    /// protection the capture itself changes (`duel_xiangqi::rulings` has the full list).
     fn end_reason(&self) -> &'static str {
         Xiangqi::end_reason(self).unwrap_or("win")
     }

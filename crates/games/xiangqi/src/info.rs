@@ -23,10 +23,9 @@ impl GameInfo for Xiangqi {
         a-i from Red's left, ranks 0-9 from Red's side), shown in WXF notation (C2.5); a \
         position is a FEN as Pikafish and Fairy-Stockfish write it (Red in capitals, w or r for \
         Red to move, b for Black; startpos or nothing for the start)";
-    const PROTOCOLS: &'static [&'static str] = &[
-        "ucci",
-        "uci (setoption name UCI_Variant value xiangqi: ranks from 1)",
-    ];
+    /// UCCI as ElephantEye speaks it; UCI as Fairy-Stockfish does (`UCI_Variant xiangqi`,
+    /// ranks from 1).
+    const PROTOCOLS: &'static [&'static str] = &["ucci", "uci"];
     const EVALUATORS: &'static [&'static str] = &["material"];
     /// Fairy-Stockfish numbers ranks from 1 in UCI (`h3e3`), ICCS from 0 (`h2e2`).
     const UCI_RANK_OFFSET: u8 = 1;

@@ -40,9 +40,10 @@ pub fn shift_ranks(mv: &str, by: i32) -> String {
     let mut digits = String::new();
     let flush = |digits: &mut String, out: &mut String| {
         if !digits.is_empty() {
-            match digits.parse::<i32>() {
-                Ok(n) => out.push_str(&(n + by).to_string()),
-                Err(_) => out.push_str(digits),
+            // A number too large to shift is no rank: it stays as sent, for the game to refuse.
+            match digits.parse::<i32>().ok().and_then(|n| n.checked_add(by)) {
+                Some(n) => out.push_str(&n.to_string()),
+                None => out.push_str(digits),
             }
             digits.clear();
         }
@@ -823,5 +824,8 @@ mod tests {
         assert_eq!(shift_ranks("a10a9", -1), "a9a8");
         assert_eq!(shift_ranks("e2e4", 0), "e2e4");
         assert_eq!(shift_ranks("(none)", 1), "(none)");
+        // A GUI's garbage never overflows.
+        assert_eq!(shift_ranks("a2147483647b1", 1), "a2147483647b2");
+        assert_eq!(shift_ranks("a99999999999b1", -1), "a99999999999b0");
     }
 }

@@ -6,6 +6,7 @@ use std::time::Duration;
 use duel_core::GameInfo;
 use duel_search::Limits;
 
+use crate::player::ucci::UcciEngine;
 use crate::player::uci::UciEngine;
 use crate::player::xboard::XboardEngine;
 use crate::player::{read_move, Answer, EngineSpec, Protocol};
@@ -30,9 +31,10 @@ pub struct Choice {
 enum Client {
     Uci(UciEngine),
     Xboard(XboardEngine),
+    Ucci(UcciEngine),
 }
 
-/// A UCI or xboard engine asked for its move in single positions.
+/// A UCI, UCCI or xboard engine asked for its move in single positions.
 pub struct Analyst(Client);
 
 impl Analyst {
@@ -41,11 +43,12 @@ impl Analyst {
         Ok(Analyst(match spec.protocol {
             Protocol::Uci => Client::Uci(UciEngine::start(spec)?),
             Protocol::Xboard => Client::Xboard(XboardEngine::start(spec)?),
+            Protocol::Ucci => Client::Ucci(UcciEngine::start(spec)?),
             Protocol::Nboard | Protocol::Gomocup => {
                 return Err(ArenaError::Unable {
                     engine: spec.command.join(" "),
-                    reason: "only UCI and xboard engines are asked about single positions \
-                             here (chess suites)"
+                    reason: "only UCI, UCCI and xboard engines are asked about single \
+                             positions here (chess and xiangqi suites)"
                         .into(),
                 })
             }
@@ -57,6 +60,7 @@ impl Analyst {
         match &self.0 {
             Client::Uci(e) => crate::Player::<G>::name(e),
             Client::Xboard(e) => crate::Player::<G>::name(e),
+            Client::Ucci(e) => crate::Player::<G>::name(e),
         }
     }
 
@@ -67,6 +71,7 @@ impl Analyst {
         let (answer, time) = match &mut self.0 {
             Client::Uci(e) => e.probe(pos, limits, patience)?,
             Client::Xboard(e) => e.probe(pos, limits, patience)?,
+            Client::Ucci(e) => e.probe(pos, limits, patience)?,
         };
         let engine = self.name::<G>().to_string();
         let (best, depth) = match answer {

@@ -114,7 +114,7 @@ a position refused as too far from the end among them.")]
         eval: Option<String>,
     },
     /// Play a match of any game between duel (in process, or any engine) and another player
-    /// (duel in process, or a UCI, xboard, NBoard or Gomocup engine): balanced openings, colours
+    /// (duel in process, or a UCI, xboard, UCCI, NBoard or Gomocup engine): balanced openings, colours
     /// alternated, clocks kept, games saved, Elo with its 95% interval; shards with --shard.
     Match(Box<matches::MatchArgs>),
     /// Merge the result files of a match's shards (`duel match --shard K/N --results FILE`)

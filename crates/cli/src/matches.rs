@@ -1,5 +1,5 @@
 //! `duel match`: a match of any game between two players, duel in process
-//! (`duel:eval=pattern,nodes=2000`) or engines over UCI, xboard or NBoard, from balanced random
+//! (`duel:eval=pattern,nodes=2000`) or engines over UCI, xboard, UCCI, NBoard or Gomocup, from balanced random
 //! openings with colours alternated, every game saved in the game's record format, and the
 //! score as an Elo difference with its 95% interval; `duel match-merge`: the report of a match
 //! played in shards, from the shards' result files.
@@ -31,7 +31,7 @@ pub struct MatchArgs {
     /// line (`stockfish`, `/usr/games/phalanx -r 0`, `duel nboard`).
     #[arg(long, value_name = "PLAYER")]
     pub second: String,
-    /// The opponent's protocol: uci, xboard, nboard or gomocup [default: the game's, else uci].
+    /// The opponent's protocol: uci, xboard, ucci, nboard or gomocup [default: the game's, else uci].
     #[arg(long, value_name = "PROTOCOL", value_parser = Protocol::parse)]
     pub second_protocol: Option<Protocol>,
     /// An option for the opponent engine, NAME=VALUE (repeatable), e.g. UCI_Elo=2400.
@@ -41,7 +41,7 @@ pub struct MatchArgs {
     /// uci` for chess, `duel nboard` for Othello; in process for games without one].
     #[arg(long, value_name = "PLAYER")]
     pub first: Option<String>,
-    /// The first engine's protocol: uci, xboard, nboard or gomocup [default: the game's, else uci].
+    /// The first engine's protocol: uci, xboard, ucci, nboard or gomocup [default: the game's, else uci].
     #[arg(long, value_name = "PROTOCOL", value_parser = Protocol::parse)]
     pub first_protocol: Option<Protocol>,
     /// An option for the first engine, NAME=VALUE (repeatable), e.g. Hash=64.
@@ -286,11 +286,15 @@ fn play<G: GameInfo>(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
             Who::Duel(spec) => {
                 spec.player::<G>()?;
             }
-            Who::Engine(e) if a.nodes.is_some() && e.protocol != Protocol::Uci => bail!(
-                "--nodes limits duel in process and UCI engines; the {which} engine speaks {}: \
+            Who::Engine(e)
+                if a.nodes.is_some() && !matches!(e.protocol, Protocol::Uci | Protocol::Ucci) =>
+            {
+                bail!(
+                "--nodes limits duel in process, UCI and UCCI engines; the {which} engine speaks {}: \
                  use --depth or --tc",
                 format!("{:?}", e.protocol).to_ascii_lowercase()
-            ),
+            )
+            }
             Who::Engine(_) => {}
         }
     }

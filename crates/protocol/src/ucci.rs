@@ -166,6 +166,66 @@ fn parse_go<'a>(tokens: impl Iterator<Item = &'a str>) -> Result<Go, ParseError>
     Ok(go)
 }
 
+impl fmt::Display for Command {
+    /// The line a GUI sends (the arena's UCCI client), canonical: [`parse`] reads it back to
+    /// the same value.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::Ucci => write!(f, "ucci"),
+            Command::IsReady => write!(f, "isready"),
+            Command::SetOption { name, value: None } => write!(f, "setoption {name}"),
+            Command::SetOption {
+                name,
+                value: Some(v),
+            } => write!(f, "setoption {name} {v}"),
+            Command::Position(p) => write!(f, "{p}"),
+            Command::BanMoves(moves) => {
+                write!(f, "banmoves")?;
+                moves.iter().try_for_each(|m| write!(f, " {m}"))
+            }
+            Command::Go(go) => write!(f, "{go}"),
+            Command::PonderHit(false) => write!(f, "ponderhit"),
+            Command::PonderHit(true) => write!(f, "ponderhit draw"),
+            Command::Stop => write!(f, "stop"),
+            // `Position` prints as `position ...`; a probe is the same words after `probe`.
+            Command::Probe(p) => write!(f, "probe{}", &p.to_string()["position".len()..]),
+            Command::Quit => write!(f, "quit"),
+        }
+    }
+}
+
+impl fmt::Display for Go {
+    /// `go` with its mode first, then the limits; `go depth infinite` for a search with no
+    /// limit, since the bare `go` of some engines means something else.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "go")?;
+        if self.ponder {
+            write!(f, " ponder")?;
+        } else if self.draw {
+            write!(f, " draw")?;
+        }
+        let numbers = [
+            ("depth", self.depth.map(u64::from)),
+            ("nodes", self.nodes),
+            ("time", self.time),
+            ("movestogo", self.movestogo.map(u64::from)),
+            ("increment", self.increment),
+            ("opptime", self.opptime),
+            ("oppmovestogo", self.oppmovestogo.map(u64::from)),
+            ("oppincrement", self.oppincrement),
+        ];
+        if self.infinite && numbers.iter().all(|(_, v)| v.is_none()) {
+            return write!(f, " depth infinite");
+        }
+        for (key, value) in numbers {
+            if let Some(v) = value {
+                write!(f, " {key} {v}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
 /// How an option is declared in the `ucci` answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OptionKind {
@@ -370,9 +430,112 @@ impl Reply {
             "info" if rest.starts_with("message") => {
                 Ok(Reply::Message(rest["message".len()..].trim().to_string()))
             }
+            "info" => parse_info(tokens),
+            "id" => {
+                let key = match tokens.next() {
+                    Some("name") => "name",
+                    Some("copyright") => "copyright",
+                    Some("author") => "author",
+                    Some("user") => "user",
+                    Some("version") => "version",
+                    other => {
+                        return Err(bad(
+                            "id",
+                            format!("unknown key '{}'", other.unwrap_or_default()),
+                        ))
+                    }
+                };
+                Ok(Reply::Id {
+                    key,
+                    value: tokens.collect::<Vec<_>>().join(" "),
+                })
+            }
+            "option" => parse_option(tokens),
             other => Err(ParseError::Unknown(other.to_string())),
         }
     }
+}
+
+/// An engine's `info` line with a depth and a score (ElephantEye sends `time` and `nodes` on
+/// a line of their own; absent ones read as 0); a line without both is not an iteration's
+/// result, and is [`ParseError::Unknown`].
+fn parse_info<'a>(tokens: impl Iterator<Item = &'a str>) -> Result<Reply, ParseError> {
+    let (mut depth, mut score, mut time_ms, mut nodes, mut pv) = (None, None, 0, 0, Vec::new());
+    let mut tokens = tokens.peekable();
+    fn number<T: std::str::FromStr>(key: &str, value: Option<&str>) -> Result<T, ParseError> {
+        let v = value.ok_or_else(|| bad("info", format!("'{key}' needs a number")))?;
+        v.parse()
+            .map_err(|_| bad("info", format!("'{v}' is not a valid number for '{key}'")))
+    }
+    while let Some(key) = tokens.next() {
+        match key {
+            "depth" => depth = Some(number(key, tokens.next())?),
+            "score" => score = Some(number(key, tokens.next())?),
+            "time" => time_ms = number(key, tokens.next())?,
+            "nodes" => nodes = number(key, tokens.next())?,
+            "pv" => pv = tokens.by_ref().map(str::to_string).collect(),
+            // Other keys (`currmove`, `hashfull`...) and their values are skipped.
+            _ => {}
+        }
+    }
+    match (depth, score) {
+        (Some(depth), Some(score)) => Ok(Reply::Info {
+            depth,
+            score,
+            time_ms,
+            nodes,
+            pv,
+        }),
+        _ => Err(ParseError::Unknown("info".into())),
+    }
+}
+
+/// `option NAME type KIND ...` as an engine declares it.
+fn parse_option<'a>(tokens: impl Iterator<Item = &'a str>) -> Result<Reply, ParseError> {
+    let words: Vec<&str> = tokens.collect();
+    let at = words
+        .iter()
+        .position(|&w| w == "type")
+        .ok_or_else(|| bad("option", "'type' is missing"))?;
+    if at == 0 {
+        return Err(bad("option", "the option's name is missing"));
+    }
+    let name = words[..at].join(" ");
+    let rest = &words[at + 1..];
+    let after = |key: &str| rest.iter().position(|&w| w == key).map(|i| &rest[i + 1..]);
+    let number = |key: &str| -> Result<i64, ParseError> {
+        let w = after(key)
+            .and_then(|r| r.first())
+            .ok_or_else(|| bad("option", format!("'{key}' is missing")))?;
+        w.parse()
+            .map_err(|_| bad("option", format!("'{w}' is not a valid number for '{key}'")))
+    };
+    let default_text = || after("default").map(|r| r.join(" ")).unwrap_or_default();
+    let kind = match rest.first().copied() {
+        Some("check") => OptionKind::Check(default_text() == "true"),
+        Some("spin") => OptionKind::Spin {
+            min: number("min")?,
+            max: number("max")?,
+            default: number("default")?,
+        },
+        Some("combo") => OptionKind::Combo {
+            vars: rest
+                .windows(2)
+                .filter(|w| w[0] == "var")
+                .map(|w| w[1].to_string())
+                .collect(),
+            default: default_text(),
+        },
+        Some("string") => OptionKind::String(default_text()),
+        Some("button") => OptionKind::Button,
+        other => {
+            return Err(bad(
+                "option",
+                format!("unknown type '{}'", other.unwrap_or_default()),
+            ))
+        }
+    };
+    Ok(Reply::Option { name, kind })
 }
 
 #[cfg(test)]
@@ -504,5 +667,112 @@ mod tests {
             Reply::Message("two\nlines".into()).to_string(),
             "info message two lines"
         );
+    }
+
+    /// What the arena's client sends reads back as the same command.
+    #[test]
+    fn commands_print_and_read_back() {
+        for line in [
+            "ucci",
+            "isready",
+            "setoption usebook false",
+            "setoption newgame",
+            "position startpos moves h2e2 h9g7",
+            "position fen 4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
+            "probe startpos moves h2e2",
+            "banmoves h2e2 b0c2",
+            "go depth 8",
+            "go nodes 20000",
+            "go time 60000 increment 500 opptime 58000 oppincrement 500",
+            "go draw time 1000 movestogo 1",
+            "go ponder time 60000 movestogo 40",
+            "go depth infinite",
+            "ponderhit draw",
+            "stop",
+            "quit",
+        ] {
+            let c = parse(line).expect(line);
+            assert_eq!(c.to_string(), line);
+        }
+    }
+
+    /// ElephantEye's own lines, as its `ucci` answer and its search print them.
+    #[test]
+    fn engine_lines_are_read() {
+        assert_eq!(
+            Reply::parse("id name ElephantEye"),
+            Ok(Reply::Id {
+                key: "name",
+                value: "ElephantEye".into()
+            })
+        );
+        assert_eq!(
+            Reply::parse("option usemillisec type check default true"),
+            Ok(Reply::Option {
+                name: "usemillisec".into(),
+                kind: OptionKind::Check(true)
+            })
+        );
+        assert_eq!(
+            Reply::parse("option hashsize type spin min 16 max 1024 default 16"),
+            Ok(Reply::Option {
+                name: "hashsize".into(),
+                kind: OptionKind::Spin {
+                    min: 16,
+                    max: 1024,
+                    default: 16
+                }
+            })
+        );
+        assert_eq!(
+            Reply::parse("option idle type combo var none var small default none"),
+            Ok(Reply::Option {
+                name: "idle".into(),
+                kind: OptionKind::Combo {
+                    vars: vec!["none".into(), "small".into()],
+                    default: "none".into()
+                }
+            })
+        );
+        assert_eq!(
+            Reply::parse("option newgame type button"),
+            Ok(Reply::Option {
+                name: "newgame".into(),
+                kind: OptionKind::Button
+            })
+        );
+        assert_eq!(
+            Reply::parse("info depth 8 score -5 pv h9g7 g3g4"),
+            Ok(Reply::Info {
+                depth: 8,
+                score: -5,
+                time_ms: 0,
+                nodes: 0,
+                pv: vec!["h9g7".into(), "g3g4".into()]
+            })
+        );
+        let info = Reply::Info {
+            depth: 5,
+            score: 12,
+            time_ms: 40,
+            nodes: 1234,
+            pv: vec!["h2e2".into()],
+        };
+        assert_eq!(Reply::parse(&info.to_string()), Ok(info));
+        assert_eq!(
+            Reply::parse("info time 788 nodes 1702066"),
+            Err(ParseError::Unknown("info".into()))
+        );
+        for (line, words) in [
+            ("info depth x score 3", "'x'"),
+            ("option hashsize spin", "'type' is missing"),
+            ("option type check", "name is missing"),
+            ("option a type spin min 1 max z default 2", "'z'"),
+            ("option a type colour", "unknown type 'colour'"),
+            ("id rank 1", "unknown key 'rank'"),
+        ] {
+            let e = Reply::parse(line).expect_err(line).to_string();
+            assert!(e.contains(words), "{line}: {e}");
+        }
     }
 }

@@ -54,6 +54,9 @@ pub enum Command {
     },
     /// `setboard FEN`.
     SetBoard(String),
+    /// `variant NAME`: the game to play after `new` (`xiangqi`), as the engine's
+    /// `feature variants` names it.
+    Variant(String),
     /// `usermove M`.
     UserMove(String),
     /// A bare move, for engines without `feature usermove=1`.
@@ -104,6 +107,7 @@ impl fmt::Display for Command {
                 write!(f, "level {moves} {}:{:02} {inc}", secs / 60, secs % 60)
             }
             Command::SetBoard(fen) => write!(f, "setboard {fen}"),
+            Command::Variant(v) => write!(f, "variant {v}"),
             Command::UserMove(m) => write!(f, "usermove {m}"),
             Command::Move(m) => write!(f, "{m}"),
             Command::Time(cs) => write!(f, "time {cs}"),

@@ -1,12 +1,13 @@
 //! The players of a match: duel in process ([`duel::DuelPlayer`], any evaluator and search
 //! options, no subprocess), and engines as child processes spoken to over UCI, xboard (CECP)
-//! or NBoard ([`uci`], [`xboard`], [`nboard`]), every line out a typed command of
+//! UCCI, NBoard or Gomocup ([`uci`], [`xboard`], [`ucci`], [`nboard`], [`gomocup`]), every line out a typed command of
 //! `duel-protocol` and every line in read as its typed reply. All of them are a [`Player`].
 
 pub mod duel;
 pub mod gomocup;
 pub mod nboard;
 mod process;
+pub mod ucci;
 pub mod uci;
 pub mod xboard;
 
@@ -119,6 +120,19 @@ impl Thought {
     }
 }
 
+/// The `position` of UCI and UCCI for `start` and `moves`: `startpos` when `start` is the
+/// game's start, else its FEN.
+fn position_of<G: GameInfo>(start: &G, moves: Vec<String>) -> duel_protocol::uci::Position {
+    use duel_protocol::uci::{Position, Start};
+    let fen = start.to_text();
+    let start = if fen == G::start().to_text() {
+        Start::StartPos
+    } else {
+        Start::Fen(fen)
+    };
+    Position { start, moves }
+}
+
 /// A move as a player wrote it: the game's notation (in either case, as engines write
 /// promotions and Othello squares both ways), or as the game shows moves to people (SAN in
 /// chess, which xboard engines may send: Phalanx castles as `O-O`), check marks aside.
@@ -154,20 +168,24 @@ pub enum Protocol {
     Nboard,
     /// Gomocup (Gomoku): `TURN` with the opponent's move, or the whole `BOARD`.
     Gomocup,
+    /// UCCI (xiangqi): as UCI, in ElephantEye's words.
+    Ucci,
 }
 
 impl Protocol {
-    /// `uci`, `xboard` (also `cecp`, `winboard`), `nboard` or `gomocup` (also `piskvork`).
+    /// `uci`, `xboard` (also `cecp`, `winboard`), `ucci`, `nboard` or `gomocup` (also
+    /// `piskvork`).
     pub fn parse(text: &str) -> Result<Protocol, ParseError> {
         match text.trim().to_ascii_lowercase().as_str() {
             "uci" => Ok(Protocol::Uci),
             "xboard" | "cecp" | "winboard" => Ok(Protocol::Xboard),
             "nboard" => Ok(Protocol::Nboard),
             "gomocup" | "piskvork" => Ok(Protocol::Gomocup),
+            "ucci" => Ok(Protocol::Ucci),
             other => Err(ParseError::new(
                 "unknown engine protocol",
                 other,
-                "expected uci, xboard, nboard or gomocup",
+                "expected uci, xboard, ucci, nboard or gomocup",
             )),
         }
     }
@@ -198,6 +216,7 @@ pub fn start_engine<G: GameInfo>(spec: &EngineSpec) -> Result<Box<dyn Player<G>>
         Protocol::Xboard => Box::new(xboard::XboardEngine::start(spec)?),
         Protocol::Nboard => Box::new(nboard::NboardEngine::start(spec)?),
         Protocol::Gomocup => Box::new(gomocup::GomocupEngine::start(spec)?),
+        Protocol::Ucci => Box::new(ucci::UcciEngine::start(spec)?),
     })
 }
 
@@ -225,6 +244,7 @@ mod tests {
         let e = Protocol::parse("telnet").unwrap_err().to_string();
         assert!(e.contains("'telnet'"), "{e}");
         assert_eq!(Protocol::of_game(&["uci"]), Some(Protocol::Uci));
+        assert_eq!(Protocol::of_game(&["ucci", "uci"]), Some(Protocol::Ucci));
         assert_eq!(Protocol::of_game(&[]), None);
     }
 }

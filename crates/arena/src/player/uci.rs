@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use duel_core::GameInfo;
-use duel_protocol::uci::{shift_ranks, Command, Go, Info, Position, Reply, Start};
+use duel_protocol::uci::{shift_ranks, Command, Go, Info, Reply};
 use duel_search::Limits;
 
 use super::process::{Process, HANDSHAKE};
@@ -77,17 +77,6 @@ impl UciEngine {
         })
     }
 
-    /// `position` for `start` and `moves`: `startpos` when it is the game's start.
-    fn position<G: GameInfo>(start: &G, moves: Vec<String>) -> Command {
-        let fen = start.to_text();
-        let start = if fen == G::start().to_text() {
-            Start::StartPos
-        } else {
-            Start::Fen(fen)
-        };
-        Command::Position(Position { start, moves })
-    }
-
     /// The engine's move in `pos` within `limits` (`go depth`, `nodes`, `movetime`), a new
     /// game each time, as `duel suite --engine` asks: the move, its depth, the time taken.
     pub fn probe<G: GameInfo>(
@@ -98,7 +87,8 @@ impl UciEngine {
     ) -> Result<(Answer, Duration), ArenaError> {
         self.p.send(&Command::UciNewGame)?;
         self.ready()?;
-        self.p.send(&Self::position(pos, Vec::new()))?;
+        self.p
+            .send(&Command::Position(super::position_of(pos, Vec::new())))?;
         self.p.send(&Command::Go(Go {
             depth: limits.depth,
             nodes: limits.nodes,
@@ -155,7 +145,8 @@ impl<G: GameInfo> Player<G> for UciEngine {
             .iter()
             .map(|m| shift_ranks(m, up))
             .collect();
-        self.p.send(&Self::position(turn.start, moves))?;
+        self.p
+            .send(&Command::Position(super::position_of(turn.start, moves)))?;
         let tc = turn.controls[turn.mover()];
         let ms = |d: Duration| d.as_millis() as i64;
         let go = if tc.is_fixed() {

@@ -26,6 +26,8 @@ pub struct XboardEngine {
     setboard: bool,
     /// How many moves of the game the engine already has.
     synced: usize,
+    /// The games it plays besides chess (`feature variants="normal,xiangqi,..."`).
+    variants: Vec<String>,
 }
 
 impl XboardEngine {
@@ -38,6 +40,7 @@ impl XboardEngine {
             ping: false,
             setboard: false,
             synced: 0,
+            variants: Vec::new(),
         };
         e.p.send(&Command::Xboard)?;
         e.p.send(&Command::Protover(2))?;
@@ -53,6 +56,9 @@ impl XboardEngine {
                     "usermove" => e.usermove = v == "1",
                     "ping" => e.ping = v == "1",
                     "setboard" => e.setboard = v == "1",
+                    "variants" => {
+                        e.variants = v.split(',').map(|s| s.trim().to_string()).collect();
+                    }
                     "done" => done = v == "1",
                     _ => {}
                 }
@@ -72,6 +78,26 @@ impl XboardEngine {
             })?;
         }
         Ok(e)
+    }
+
+    /// `new`, then `variant NAME` for a game other than chess (xboard's `normal`, what `new`
+    /// sets up), if the engine plays it.
+    fn new_board<G: GameInfo>(&mut self) -> Result<(), ArenaError> {
+        self.p.send(&Command::New)?;
+        if G::NAME == "chess" {
+            return Ok(());
+        }
+        if !self.variants.iter().any(|v| v == G::NAME) {
+            return Err(self.p.unable(format!(
+                "it does not list {} among its variants ({})",
+                G::NAME,
+                match self.variants.is_empty() {
+                    true => "it declares none".to_string(),
+                    false => self.variants.join(", "),
+                }
+            )));
+        }
+        self.p.send(&Command::Variant(G::NAME.into()))
     }
 
     fn ready(&mut self) -> Result<(), ArenaError> {
@@ -120,7 +146,8 @@ impl XboardEngine {
                  position",
             ));
         }
-        for c in [Command::New, Command::Force, Command::Post] {
+        self.new_board::<G>()?;
+        for c in [Command::Force, Command::Post] {
             self.p.send(&c)?;
         }
         self.p.send(&Command::SetBoard(pos.to_text()))?;
@@ -164,6 +191,7 @@ impl<G: GameInfo> Player<G> for XboardEngine {
             )));
         }
         self.synced = 0;
+        self.new_board::<G>()?;
         let clock = match tc.movetime {
             Some(t) => Command::MoveTime(t),
             None => Command::Level {
@@ -172,13 +200,7 @@ impl<G: GameInfo> Player<G> for XboardEngine {
                 increment: tc.increment,
             },
         };
-        for c in [
-            Command::New,
-            Command::Force,
-            Command::Easy,
-            Command::Post,
-            clock,
-        ] {
+        for c in [Command::Force, Command::Easy, Command::Post, clock] {
             self.p.send(&c)?;
         }
         if let Some(d) = tc.depth {

@@ -760,3 +760,118 @@ fn bad_players_games_and_shards_are_refused() {
         assert!(!ok && err.contains(says), "{args:?}: {err}");
     }
 }
+
+/// Xiangqi against a UCCI engine (this duel's `duel ucci`, the game's own protocol, so no
+/// `--second-protocol`): times in milliseconds once `usemillisec` is on, a time per move as
+/// the whole clock with one move to go, the clocks with `opptime`, a node limit as
+/// `go nodes`, the start as a FEN, and games played to the end.
+#[cfg(unix)]
+#[test]
+fn xiangqi_against_a_ucci_engine() {
+    let dir = scratch("ucci");
+    let (wrap, log) = logged(&dir, "ucci");
+    // Two chariots against the bare general: each game is a few moves, won by Red.
+    let book = dir.join("rr-k.txt");
+    std::fs::write(&book, "3k5/9/9/9/9/9/9/9/9/RR2K4 w - - 0 1\n").unwrap();
+    let book = book.to_str().unwrap();
+    let two_games = |limit: &[&str]| {
+        let mut args = vec![
+            "match",
+            "--game",
+            "xiangqi",
+            "--first",
+            "duel:nodes=2000",
+            "--second",
+            &wrap,
+            "--games",
+            "2",
+            "--openings",
+            book,
+        ];
+        args.extend_from_slice(limit);
+        let (out, err, ok) = duel(&args);
+        assert!(ok, "{out}\n{err}");
+        // Red wins each game, by checkmate or stalemate (which loses too).
+        assert_eq!(out.matches(": 1-0 (").count(), 2, "{out}");
+    };
+    two_games(&["--tc", "0.05/move"]);
+    two_games(&["--tc", "2+0.05"]);
+    two_games(&["--nodes", "2000"]);
+    let told = std::fs::read_to_string(&log).unwrap();
+    for line in [
+        "ucci",
+        "setoption usemillisec true",
+        "setoption newgame",
+        "isready",
+        "position fen 3k5/9/9/9/9/9/9/9/9/RR2K4 w - - 0 1",
+        "go time 50 movestogo 1",
+        "go nodes 2000",
+    ] {
+        assert!(told.lines().any(|l| l == line), "{line}: {told}");
+    }
+    assert!(
+        told.lines().any(|l| l.starts_with("go time ")
+            && l.contains(" increment 50 opptime ")
+            && l.ends_with(" oppincrement 50")),
+        "{told}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Xiangqi against an xboard engine: `variant xiangqi` after `new`, when the engine lists it;
+/// one that does not is refused by name before a game starts. Sjaak II plays two games when
+/// it is installed.
+#[cfg(unix)]
+#[test]
+fn xiangqi_against_an_xboard_engine() {
+    let dir = scratch("xboard-xiangqi");
+    let chess_only = script(
+        &dir,
+        "chess-only.sh",
+        "echo 'feature variants=\"normal,suicide\" done=1'; cat >/dev/null",
+    );
+    let (_, err, ok) = duel(&[
+        "match",
+        "--game",
+        "xiangqi",
+        "--second",
+        &chess_only,
+        "--second-protocol",
+        "xboard",
+        "--games",
+        "2",
+        "--tc",
+        "1+0.01",
+    ]);
+    assert!(
+        !ok && err.contains("does not list xiangqi among its variants (normal, suicide)"),
+        "{err}"
+    );
+    let sjaakii = "/usr/games/sjaakii";
+    if !std::path::Path::new(sjaakii).exists() {
+        eprintln!("skipped: sjaakii is not installed (scripts/install-engines.sh installs it)");
+        return;
+    }
+    let pgn = dir.join("games.pgn");
+    let (out, err, ok) = duel(&[
+        "match",
+        "--game",
+        "xiangqi",
+        "--second",
+        sjaakii,
+        "--second-protocol",
+        "xboard",
+        "--games",
+        "2",
+        "--tc",
+        "2+0.05",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert!(ok, "{out}\n{err}");
+    assert_eq!(out.lines().filter(|l| l.starts_with("game ")).count(), 2);
+    assert!(!out.contains("illegal"), "{out}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Variant \"xiangqi\"]").count(), 2, "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

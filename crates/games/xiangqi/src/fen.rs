@@ -153,9 +153,11 @@ fn parse_placement(placement: &str, side: Side) -> Result<Board, String> {
     Ok(board)
 }
 
-/// Refuses a piece on a point it can never reach: the general and advisors outside their
-/// palace's points, elephants off their seven points, soldiers behind their start or on a file
-/// they cannot have reached before crossing the river.
+/// Refuses a piece on a point the rules cannot hold: the general and advisors outside their
+/// palace's points, elephants off their seven points (the move generator counts on both). A
+/// soldier may stand anywhere: composed endgames put soldiers behind their start, where no
+/// game could bring them, Fairy-Stockfish reads them, and the rules move them as any soldier
+/// (forward, and sideways once across the river).
 fn check_point(sq: u8, piece: Piece) -> Result<(), String> {
     let (f, r) = (file_of(sq), rank_of(sq));
     // Ranks counted from the piece's own side.
@@ -164,8 +166,7 @@ fn check_point(sq: u8, piece: Piece) -> Result<(), String> {
         Kind::King => (3..=5).contains(&f) && own <= 2,
         Kind::Advisor => own <= 2 && (3..=5).contains(&f) && (f + own) % 2 == 1,
         Kind::Elephant => own <= 4 && own % 2 == 0 && f % 2 == 0 && (f + own) % 4 == 2,
-        Kind::Pawn => own >= 5 || (own >= 3 && f % 2 == 0),
-        Kind::Horse | Kind::Chariot | Kind::Cannon => true,
+        Kind::Pawn | Kind::Horse | Kind::Chariot | Kind::Cannon => true,
     };
     if ok {
         return Ok(());
@@ -173,8 +174,7 @@ fn check_point(sq: u8, piece: Piece) -> Result<(), String> {
     let name = match piece.kind {
         Kind::King => "general",
         Kind::Advisor => "advisor",
-        Kind::Elephant => "elephant",
-        _ => "soldier",
+        _ => "elephant",
     };
     Err(format!(
         "a {} {name} cannot stand on {}",

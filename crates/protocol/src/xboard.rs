@@ -135,6 +135,9 @@ pub enum Reply {
     Resign,
     /// `pong N`.
     Pong(u32),
+    /// `Illegal move[ (REASON)]: MOVE`, `Error (TYPE): COMMAND` or `tellusererror TEXT`: the
+    /// engine refused a line; the whole line, for the GUI to match against what it sent.
+    Refused(String),
     /// A thinking line, `PLY SCORE TIME NODES PV` (the ply may end with `.` or `&`).
     Thinking {
         /// Plies searched.
@@ -151,8 +154,8 @@ pub enum Reply {
 }
 
 impl Reply {
-    /// Reads one line from an engine. Lines a GUI only shows (`Hint:`, `tellusererror`,
-    /// `Illegal move`, results) are [`ParseError::Unknown`].
+    /// Reads one line from an engine. Lines a GUI only shows (`Hint:`, results) are
+    /// [`ParseError::Unknown`].
     pub fn parse(line: &str) -> Result<Reply, ParseError> {
         let line = line.trim();
         let mut words = line.split_whitespace();
@@ -166,6 +169,7 @@ impl Reply {
                 None => Err(bad("move", "the move is missing")),
             },
             "resign" => Ok(Reply::Resign),
+            "Illegal" | "Error" | "tellusererror" => Ok(Reply::Refused(line.to_string())),
             "pong" => {
                 let n = words.next().unwrap_or("");
                 n.parse()
@@ -276,7 +280,15 @@ mod tests {
             })
         );
         assert_eq!(Reply::parse(""), Err(ParseError::Empty));
-        for other in ["Hint: e2e4", "tellusererror x", "1-0 {White mates}"] {
+        for refused in [
+            "Illegal move: e2e5",
+            "Illegal move (no piece there): b1c3",
+            "Error (Illegal move or unknown command): usermove i3i4",
+            "tellusererror unknown piece type 'n' (bad FEN ...)",
+        ] {
+            assert_eq!(Reply::parse(refused), Ok(Reply::Refused(refused.into())));
+        }
+        for other in ["Hint: e2e4", "1-0 {White mates}"] {
             assert!(
                 matches!(Reply::parse(other), Err(ParseError::Unknown(_))),
                 "{other}"

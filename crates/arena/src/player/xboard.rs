@@ -100,20 +100,51 @@ impl XboardEngine {
         self.p.send(&Command::Variant(G::NAME.into()))
     }
 
+    /// Waits for `pong` to a `ping`; a refusal of the game's set-up on the way (`variant`,
+    /// `setboard`, or Sjaak II's `tellusererror` for a FEN it cannot read) is an error, since
+    /// the engine would go on playing another position.
     fn ready(&mut self) -> Result<(), ArenaError> {
         // Without ping there is nothing to wait on; the engine reads its input in order.
         if !self.ping {
             return Ok(());
         }
         self.p.send(&Command::Ping(1))?;
-        self.p
-            .wait_for(|l| matches!(Reply::parse(l), Ok(Reply::Pong(1))))
+        let mut refused = None;
+        self.p.wait_for(|l| match Reply::parse(l) {
+            Ok(Reply::Pong(1)) => true,
+            Ok(Reply::Refused(line))
+                if line.starts_with("tellusererror")
+                    || line.contains("setboard")
+                    || line.contains("variant") =>
+            {
+                refused = Some(line);
+                true
+            }
+            _ => false,
+        })?;
+        match refused {
+            Some(line) => Err(self
+                .p
+                .unable(format!("it refused the game's set-up: {line}"))),
+            None => Ok(()),
+        }
     }
 
-    /// Reads the engine's thinking until its move, its resignation or `deadline`.
-    fn answer(&mut self, deadline: Instant) -> Result<Answer, ArenaError> {
+    /// Reads the engine's thinking until its move, its resignation or `deadline`. A refusal
+    /// naming one of the moves just `sent` is an error: the engine's board is no longer the
+    /// game's (a move it reads otherwise, or a game it set up otherwise).
+    fn answer(&mut self, deadline: Instant, sent: &[String]) -> Result<Answer, ArenaError> {
         let mut thought = Thought::default();
-        self.p.answer(deadline, |line| match Reply::parse(line) {
+        let mut refused = None;
+        let answer = self.p.answer(deadline, |line| match Reply::parse(line) {
+            Ok(Reply::Refused(r))
+                if sent
+                    .iter()
+                    .any(|m| r.split_whitespace().next_back() == Some(m.as_str())) =>
+            {
+                refused = Some(r);
+                Some(Answer::Resign)
+            }
             Ok(Reply::Move(m)) => Some(Answer::Move(m, thought)),
             Ok(Reply::Resign) => Some(Answer::Resign),
             Ok(Reply::Thinking { depth, score, .. }) => {
@@ -124,7 +155,13 @@ impl XboardEngine {
                 None
             }
             _ => None,
-        })
+        })?;
+        match refused {
+            Some(line) => Err(self
+                .p
+                .unable(format!("it refused a move of the game: {line}"))),
+            None => Ok(answer),
+        }
     }
 
     /// The engine's move in `pos` within `limits` (`sd`, `st`; no node limit), from a new
@@ -160,10 +197,10 @@ impl XboardEngine {
         self.ready()?;
         self.p.send(&Command::Go)?;
         let t0 = Instant::now();
-        let mut answer = self.answer(t0 + patience)?;
+        let mut answer = self.answer(t0 + patience, &[])?;
         if answer == Answer::Late {
             self.p.send(&Command::MoveNow)?;
-            answer = self.answer(Instant::now() + HANDSHAKE)?;
+            answer = self.answer(Instant::now() + HANDSHAKE, &[])?;
         }
         let time = t0.elapsed();
         // It played its move on its own board: out of the game before the next position.
@@ -215,7 +252,8 @@ impl<G: GameInfo> Player<G> for XboardEngine {
     fn think(&mut self, turn: &Turn<'_, G>) -> Result<Answer, ArenaError> {
         self.p.send(&Command::Force)?;
         let texts = turn.move_texts();
-        for m in &texts[self.synced.min(texts.len())..] {
+        let sent = &texts[self.synced.min(texts.len())..];
+        for m in sent {
             let c = if self.usermove {
                 Command::UserMove(m.clone())
             } else {
@@ -230,7 +268,7 @@ impl<G: GameInfo> Player<G> for XboardEngine {
         self.p.send(&Command::Go)?;
         // It now has every move and will add its own.
         self.synced = texts.len() + 1;
-        self.answer(turn.deadline)
+        self.answer(turn.deadline, sent)
     }
 
     fn interrupt(&mut self) {

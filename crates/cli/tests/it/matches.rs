@@ -847,6 +847,39 @@ fn xiangqi_against_an_xboard_engine() {
         !ok && err.contains("does not list xiangqi among its variants (normal, suicide)"),
         "{err}"
     );
+    // An engine that refuses every move it is sent: the match stops, naming the refusal,
+    // rather than play on against a board that is not the game's.
+    let refuser = script(
+        &dir,
+        "refuser.sh",
+        "echo 'feature ping=1 variants=\"xiangqi\" done=1'
+while read -r l; do
+  case \"$l\" in
+    ping*) echo \"pong ${l#ping }\" ;;
+    [a-i][0-9][a-i][0-9]) echo \"Illegal move: $l\" ;;
+    go) echo 'move h9g7' ;;
+  esac
+done",
+    );
+    let (_, err, ok) = duel(&[
+        "match",
+        "--game",
+        "xiangqi",
+        "--first",
+        "duel:nodes=500",
+        "--second",
+        &refuser,
+        "--second-protocol",
+        "xboard",
+        "--games",
+        "2",
+        "--tc",
+        "1+0.01",
+    ]);
+    assert!(
+        !ok && err.contains("refused a move of the game: Illegal move: "),
+        "{err}"
+    );
     let sjaakii = "/usr/games/sjaakii";
     if !std::path::Path::new(sjaakii).exists() {
         eprintln!("skipped: sjaakii is not installed (scripts/install-engines.sh installs it)");
@@ -873,5 +906,32 @@ fn xiangqi_against_an_xboard_engine() {
     assert!(!out.contains("illegal"), "{out}");
     let text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(text.matches("[Variant \"xiangqi\"]").count(), 2, "{text}");
+    // Sjaak II reads horses and elephants only as H and E: a FEN with N and B (the
+    // Fairy-Stockfish form duel writes) is refused, and so is the match, by name.
+    let book = dir.join("one.txt");
+    std::fs::write(
+        &book,
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKAB1R w - - 0 1\n",
+    )
+    .unwrap();
+    let (_, err, ok) = duel(&[
+        "match",
+        "--game",
+        "xiangqi",
+        "--second",
+        sjaakii,
+        "--second-protocol",
+        "xboard",
+        "--games",
+        "2",
+        "--tc",
+        "1+0.01",
+        "--openings",
+        book.to_str().unwrap(),
+    ]);
+    assert!(
+        !ok && err.contains("refused the game's set-up: tellusererror"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

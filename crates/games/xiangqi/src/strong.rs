@@ -375,8 +375,8 @@ impl Weights {
     /// evaluates exactly as `Material` does (its tables are left-right symmetric).
     pub fn material() -> Weights {
         let mut w = Weights::zero();
-        for k in 1..7 {
-            w.set(MATERIAL + k - 1, [PIECE_VALUES[k]; 2]);
+        for (k, &v) in PIECE_VALUES.iter().enumerate().skip(1) {
+            w.set(MATERIAL + k - 1, [v; 2]);
         }
         for k in 0..7 {
             for p in 0..TABLE {

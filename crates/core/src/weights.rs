@@ -119,3 +119,70 @@ pub fn table_text(header: &str, names: &[String], w: &[[i32; 2]]) -> String {
     }
     s
 }
+
+/// (middlegame, endgame) weight pairs by feature: the table of a linear, tapered evaluator
+/// (xiangqi's Strong), read and written as [`parse_table`] and [`table_text`] do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pairs(Vec<[i32; 2]>);
+
+impl Pairs {
+    /// `n` features, all zero.
+    pub fn zero(n: usize) -> Pairs {
+        Pairs(vec![[0, 0]; n])
+    }
+
+    /// The pairs given, one per feature.
+    pub fn from_vec(w: Vec<[i32; 2]>) -> Pairs {
+        Pairs(w)
+    }
+
+    /// The (middlegame, endgame) weight of feature `index`.
+    pub fn get(&self, index: usize) -> [i32; 2] {
+        self.0[index]
+    }
+
+    /// Sets the (middlegame, endgame) weight of feature `index`.
+    pub fn set(&mut self, index: usize, w: [i32; 2]) {
+        self.0[index] = w;
+    }
+
+    /// Every pair, in feature order.
+    pub fn as_slice(&self) -> &[[i32; 2]] {
+        &self.0
+    }
+
+    /// Reads `name mg eg` lines for the features `names`, each given once, within ±`max`.
+    pub fn parse(text: &str, names: &[String], max: i32) -> Result<Pairs, WeightsError> {
+        parse_table(text, names, "name mg eg", max).map(Pairs)
+    }
+
+    /// The table as [`Pairs::parse`] reads it, after `header` as `#` comments.
+    pub fn to_text(&self, header: &str, names: &[String]) -> String {
+        table_text(header, names, &self.0)
+    }
+}
+
+/// The sums a feature walk builds with [`Pairs`]: middlegame and endgame apart, blended by the
+/// phase at the end.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tapered {
+    /// Σ w_mg · count.
+    pub mg: i32,
+    /// Σ w_eg · count.
+    pub eg: i32,
+}
+
+impl Tapered {
+    /// Adds `count` of a feature weighted `w`.
+    #[inline(always)]
+    pub fn add(&mut self, w: [i32; 2], count: i32) {
+        self.mg += w[0] * count;
+        self.eg += w[1] * count;
+    }
+
+    /// `(mg·phase + eg·(max − phase)) / max`. The truncating division is odd
+    /// (`blend(-a) = -blend(a)`), which keeps an evaluation exactly colour-symmetric.
+    pub fn blend(self, phase: i32, max: i32) -> i32 {
+        (self.mg * phase + self.eg * (max - phase)) / max
+    }
+}

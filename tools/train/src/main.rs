@@ -1,11 +1,14 @@
 //! `duel-train`: generates labelled Othello positions, fits the pattern weights, measures the
 //! evaluator's speed and plays evaluator matches; the same for chess's Strong evaluator
-//! (`chess-*` subcommands); the same for Gomoku's Patterns (`gomoku-*`). See `crates/games/othello/weights/README.md` and
+//! (`chess-*` subcommands), for xiangqi's Strong (`xiangqi-*`); the same for Gomoku's Patterns
+//! (`gomoku-*`). See `crates/games/othello/weights/README.md` and
 //! `crates/games/chess/weights/README.md` and `crates/games/gomoku/weights/README.md` for the commands that produced the committed weights.
 
 mod chess;
 mod gomoku;
+mod linear;
 mod nnue;
+mod xiangqi;
 
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -14,7 +17,9 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use duel_chess::Chess;
 use duel_othello::{Pattern, Textbook};
+use duel_xiangqi::Xiangqi;
 
 use duel_train::data::{self, GenConfig};
 use duel_train::{fit, matches};
@@ -22,7 +27,7 @@ use duel_train::{fit, matches};
 #[derive(Parser)]
 #[command(
     name = "duel-train",
-    about = "Fit and test duel's Othello pattern, chess Strong and Gomoku Patterns evaluators"
+    about = "Fit and test duel's Othello pattern, chess and xiangqi Strong and Gomoku Patterns evaluators"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -41,6 +46,12 @@ enum ChessEval {
     Strong,
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+enum XiangqiEval {
+    Material,
+    Strong,
+}
+
 /// The flags of every self-play generation.
 #[derive(Args)]
 struct SelfPlayArgs {
@@ -54,6 +65,29 @@ struct SelfPlayArgs {
     nodes: u64,
     #[arg(long, default_value_t = 2026)]
     seed: u64,
+}
+
+/// The flags of Strong's matches, the node count aside.
+#[derive(Args)]
+struct MatchArgs {
+    /// Distinct openings (each gives two games).
+    #[arg(long, default_value_t = 100)]
+    openings: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Strong's weights (default: the committed ones).
+    #[arg(long)]
+    weights: Option<PathBuf>,
+}
+
+/// Self-play flags, with games played side by side.
+#[derive(Args)]
+struct ThreadedArgs {
+    #[command(flatten)]
+    play: SelfPlayArgs,
+    /// Games played at once, one search thread each.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
 }
 
 /// The flags every Texel fit takes.
@@ -186,10 +220,7 @@ enum Command {
         #[arg(long)]
         weights: Option<PathBuf>,
         #[command(flatten)]
-        play: SelfPlayArgs,
-        /// Games played at once, one search thread each.
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
+        run: ThreadedArgs,
         /// Both players use the network evaluation from this net file (`--eval` is then
         /// not given): game results from the best evaluator duel has.
         #[arg(long, conflicts_with_all = ["eval", "weights"])]
@@ -308,18 +339,40 @@ enum Command {
         #[command(flatten)]
         texel: TexelArgs,
     },
+    /// Xiangqi self-play at fixed nodes per move from random openings; appends quiet positions
+    /// labelled with the game result and the search's value (`FEN;result;value`, for Red).
+    XiangqiGen {
+        /// Evaluator of both players.
+        #[arg(long, value_enum, default_value_t = XiangqiEval::Strong)]
+        eval: XiangqiEval,
+        /// Weights for `--eval strong` (default: the committed ones).
+        #[arg(long)]
+        weights: Option<PathBuf>,
+        #[command(flatten)]
+        run: ThreadedArgs,
+    },
+    /// Texel fit of xiangqi Strong's weights on `xiangqi-gen` files; writes a weights file.
+    XiangqiFit {
+        #[command(flatten)]
+        texel: TexelArgs,
+        /// Share of each label taken from the recorded search value (0 to 1).
+        #[arg(long, default_value_t = 0.0)]
+        value_weight: f64,
+    },
+    /// Xiangqi Strong against Material at equal fixed nodes per move, each opening with both
+    /// colours.
+    XiangqiMatch {
+        #[arg(long, default_value_t = 5000)]
+        nodes: u64,
+        #[command(flatten)]
+        m: MatchArgs,
+    },
     /// Chess Strong against Pst at equal fixed nodes per move, each opening with both colours.
     ChessMatch {
         #[arg(long, default_value_t = 20_000)]
         nodes: u64,
-        /// Distinct openings (each gives two games).
-        #[arg(long, default_value_t = 100)]
-        openings: usize,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Strong's weights (default: the committed ones).
-        #[arg(long)]
-        weights: Option<PathBuf>,
+        #[command(flatten)]
+        m: MatchArgs,
     },
 }
 
@@ -327,6 +380,93 @@ fn load_chess_weights(path: &PathBuf) -> Result<duel_chess::strong::Weights> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     duel_chess::strong::Weights::parse(&text).with_context(|| path.display().to_string())
+}
+
+/// Xiangqi Strong's weights from `path`, or the committed ones.
+fn load_xiangqi_weights(path: Option<&PathBuf>) -> Result<duel_xiangqi::strong::Weights> {
+    let Some(path) = path else {
+        return Ok(duel_xiangqi::strong::Weights::committed().clone());
+    };
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    duel_xiangqi::strong::Weights::parse(&text).with_context(|| path.display().to_string())
+}
+
+/// Self-play games of a linear evaluator's game with `eval` on both sides, as `chess-gen` and
+/// `xiangqi-gen` play them, appended to the `--out` file.
+fn self_play<G: linear::Linear, E: duel_core::Evaluator<G>>(
+    eval: E,
+    run: ThreadedArgs,
+) -> Result<()> {
+    let SelfPlayArgs {
+        out,
+        games,
+        nodes,
+        seed,
+    } = run.play;
+    let threads = run.threads;
+    if nodes == 0 || threads == 0 {
+        bail!("--nodes and --threads must be at least 1");
+    }
+    let mut w = open_for_append(&out)?;
+    let start = Instant::now();
+    let cfg = linear::GenConfig {
+        games,
+        nodes,
+        seed,
+        threads,
+    };
+    let n = linear::generate(eval, &cfg, &mut w, progress(start));
+    report_written(n, &mut w, &out, &format!("{games} games"), start)
+}
+
+/// Plays an evaluator match, its openings' lines on stderr, and prints the summary.
+fn print_match(
+    nodes: u64,
+    openings: usize,
+    play: impl FnOnce(fn(&str)) -> Result<String, duel_arena::ArenaError>,
+) -> Result<()> {
+    if nodes == 0 || openings == 0 {
+        bail!("--nodes and --openings must be at least 1");
+    }
+    print!("{}", play(|line| eprintln!("{line}"))?);
+    std::io::stdout().flush()?;
+    Ok(())
+}
+
+/// A Texel fit of a linear evaluator from `init`, as `chess-fit` and `xiangqi-fit` run it:
+/// prints the summary and writes the weights file, `text` turning the fitted pairs into its
+/// text after a header that starts with `what`.
+fn linear_fit<G: linear::Linear>(
+    texel: &TexelArgs,
+    value_weight: f64,
+    init: &[[i32; 2]],
+    what: &str,
+    text: impl FnOnce(Vec<[i32; 2]>, &str) -> Result<String>,
+) -> Result<()> {
+    if !(0.0..=1.0).contains(&value_weight) {
+        bail!("need a --value-weight from 0 to 1");
+    }
+    let start = Instant::now();
+    let data_text = texel.check_and_read()?;
+    let mut data = linear::Dataset::<G>::parse(&data_text).context("data")?;
+    enough(data.len(), start)?;
+    let cfg = linear::FitConfig {
+        valid_percent: texel.valid_percent,
+        epochs: texel.epochs,
+        learning_rate: texel.learning_rate,
+        lambda: texel.lambda,
+        value_weight,
+    };
+    let r = linear::fit(&mut data, init, &cfg, |line| eprintln!("{line}"));
+    print!("{}", r.summary);
+    let header = format!(
+        "duel {what}.\nWritten by duel-train {}-fit ({} positions, K = {:.4}); see README.md.",
+        <G as duel_core::Game>::NAME,
+        data.len(),
+        r.k
+    );
+    write_weights(&texel.out, &text(r.weights, &header)?, start)
 }
 
 fn load_gomoku_weights(path: Option<&PathBuf>) -> Result<duel_gomoku::PatternWeights> {
@@ -533,77 +673,75 @@ fn run(cli: Cli) -> Result<()> {
         Command::ChessGen {
             eval,
             weights,
-            play,
-            threads,
+            run,
             net,
         } => {
-            let SelfPlayArgs {
-                out,
-                games,
-                nodes,
-                seed,
-            } = play;
-            if nodes == 0 || threads == 0 {
-                bail!("--nodes and --threads must be at least 1");
-            }
             let net = net.as_deref().map(load_net).transpose()?;
             if weights.is_some() && matches!(eval, ChessEval::Pst) {
                 bail!("--weights goes with --eval strong");
             }
-            let mut w = open_for_append(&out)?;
-            let start = Instant::now();
-            let cfg = chess::GenConfig {
-                games,
-                nodes,
-                seed,
-                threads,
-            };
-            let report = progress(start);
-            let n = match (net, eval) {
-                (Some(net), _) => chess::generate(duel_chess::Net::new(net), &cfg, &mut w, report),
-                (None, ChessEval::Pst) => chess::generate(duel_chess::Pst, &cfg, &mut w, report),
+            match (net, eval) {
+                (Some(net), _) => self_play(duel_chess::Net::new(net), run)?,
+                (None, ChessEval::Pst) => self_play::<Chess, _>(duel_chess::Pst, run)?,
                 (None, ChessEval::Strong) => {
                     let weights = match &weights {
                         Some(p) => load_chess_weights(p)?,
                         None => duel_chess::strong::Weights::committed().clone(),
                     };
-                    let strong = duel_chess::Strong::new(weights);
-                    chess::generate(strong, &cfg, &mut w, report)
+                    self_play(duel_chess::Strong::new(weights), run)?;
                 }
-            };
-            report_written(n, &mut w, &out, &format!("{games} games"), start)?;
+            }
         }
         Command::ChessFit {
             texel,
             value_weight,
         } => {
-            if !(0.0..=1.0).contains(&value_weight) {
-                bail!("need a --value-weight from 0 to 1");
-            }
             let init = match &texel.init {
                 Some(p) => load_chess_weights(p)?,
                 None => duel_chess::strong::Weights::hand(),
             };
-            let start = Instant::now();
-            let text = texel.check_and_read()?;
-            let mut data = chess::Dataset::parse(&text).context("data")?;
-            enough(data.len(), start)?;
-            let cfg = chess::FitConfig {
-                valid_percent: texel.valid_percent,
-                epochs: texel.epochs,
-                learning_rate: texel.learning_rate,
-                lambda: texel.lambda,
+            let what = "chess Strong weights: `name mg eg`, centipawns, features White minus Black";
+            linear_fit::<Chess>(
+                &texel,
                 value_weight,
+                &chess::to_pairs(&init),
+                what,
+                |w, h| Ok(chess::from_pairs(&w).to_text(h)),
+            )?;
+        }
+        Command::XiangqiFit {
+            texel,
+            value_weight,
+        } => {
+            let init = match &texel.init {
+                Some(p) => load_xiangqi_weights(Some(p))?,
+                None => duel_xiangqi::strong::Weights::hand(),
             };
-            let r = chess::fit(&mut data, &init, &cfg, |line| eprintln!("{line}"));
-            print!("{}", r.summary);
-            let header = format!(
-                "duel chess Strong weights: `name mg eg`, centipawns, features White minus Black.\n\
-                 Written by duel-train chess-fit ({} positions, K = {:.4}); see README.md.",
-                data.len(),
-                r.k
-            );
-            write_weights(&texel.out, &r.weights.to_text(&header), start)?;
+            let what = "xiangqi Strong weights: `name mg eg`, hundredths of a soldier, features \
+                        Red minus Black";
+            linear_fit::<Xiangqi>(&texel, value_weight, init.as_slice(), what, |w, h| {
+                let w = duel_xiangqi::strong::Weights::from_pairs(w);
+                Ok(w.context("the fit gave a pair per feature")?.to_text(h))
+            })?;
+        }
+        Command::XiangqiGen { eval, weights, run } => match eval {
+            XiangqiEval::Material if weights.is_some() => {
+                bail!("--weights goes with --eval strong")
+            }
+            XiangqiEval::Material => self_play::<Xiangqi, _>(duel_xiangqi::Material, run)?,
+            XiangqiEval::Strong => {
+                let strong = duel_xiangqi::Strong::new(load_xiangqi_weights(weights.as_ref())?);
+                self_play(strong, run)?;
+            }
+        },
+        Command::XiangqiMatch { nodes, m } => {
+            let (openings, seed, weights) = (m.openings, m.seed, m.weights);
+            let w = load_xiangqi_weights(weights.as_ref())?;
+            let strong = ("strong", duel_xiangqi::Strong::new(w));
+            let material = ("material", duel_xiangqi::Material);
+            print_match(nodes, openings, |log| {
+                linear::play_match(strong, material, nodes, openings, seed, log)
+            })?;
         }
         Command::GomokuGen {
             play,
@@ -811,22 +949,16 @@ fn run(cli: Cli) -> Result<()> {
                 start.elapsed().as_secs_f64()
             );
         }
-        Command::ChessMatch {
-            nodes,
-            openings,
-            seed,
-            weights,
-        } => {
-            if nodes == 0 || openings == 0 {
-                bail!("--nodes and --openings must be at least 1");
-            }
+        Command::ChessMatch { nodes, m } => {
+            let (openings, seed, weights) = (m.openings, m.seed, m.weights);
             let w = match &weights {
                 Some(p) => load_chess_weights(p)?,
                 None => duel_chess::strong::Weights::committed().clone(),
             };
-            let result = chess::play_match(w, nodes, openings, seed, |line| eprintln!("{line}"))?;
-            print!("{result}");
-            std::io::stdout().flush()?;
+            let strong = ("strong", duel_chess::Strong::new(w));
+            print_match(nodes, openings, |log| {
+                linear::play_match(strong, ("pst", duel_chess::Pst), nodes, openings, seed, log)
+            })?;
         }
     }
     Ok(())

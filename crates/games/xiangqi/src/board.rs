@@ -967,6 +967,88 @@ impl Board {
     }
 }
 
+/// What one piece reaches by its own movement, for evaluators (its general's safety aside).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Reach {
+    /// The empty points it could move to.
+    pub quiet: u128,
+    /// The occupied points it attacks, or protects where its own pieces stand: a chariot's
+    /// first piece along each line, a cannon's second (over its screen).
+    pub hits: u128,
+    /// Its steps stopped at a horse's leg or an elephant's eye.
+    pub blocked: u32,
+}
+
+impl Board {
+    /// What the piece on `sq` reaches; nothing for an empty point.
+    pub fn reach(&self, sq: Square) -> Reach {
+        let mut out = Reach::default();
+        let Some(piece) = self.piece_at(sq) else {
+            return out;
+        };
+        let all = self.occupied[0] | self.occupied[1];
+        let mut steps = |targets: &mut dyn Iterator<Item = (Square, Square)>, guarded: bool| {
+            for (to, via) in targets {
+                if guarded && all & bit(via) != 0 {
+                    out.blocked += 1;
+                } else if all & bit(to) != 0 {
+                    out.hits |= bit(to);
+                } else {
+                    out.quiet |= bit(to);
+                }
+            }
+        };
+        match piece.kind {
+            Kind::King => steps(&mut KING_STEPS.of(sq), false),
+            Kind::Advisor => steps(&mut ADVISOR_STEPS.of(sq), false),
+            Kind::Elephant => steps(&mut ELEPHANT_STEPS.of(sq), true),
+            Kind::Horse => steps(&mut HORSE_MOVES.of(sq), true),
+            Kind::Pawn => steps(&mut PAWN_STEPS[piece.side as usize].of(sq), false),
+            Kind::Chariot | Kind::Cannon => {
+                let cannon = piece.kind == Kind::Cannon;
+                let (r, f) = (rank_of(sq), file_of(sq));
+                let lines = [
+                    (self.ranks[usize::from(r)], f, FILES, r * FILES, 1),
+                    (self.files[usize::from(f)], r, RANKS, f, FILES),
+                ];
+                for (line, at, len, base, stride) in lines {
+                    let point = |x: u8| base + x * stride;
+                    for (Ray([a, b, _]), up_the_line) in
+                        [(up(line, at), true), (down(line, at), false)]
+                    {
+                        let end = if a == NONE {
+                            if up_the_line {
+                                len
+                            } else {
+                                u8::MAX
+                            }
+                        } else {
+                            a
+                        };
+                        let mut x = at;
+                        loop {
+                            x = if up_the_line {
+                                x + 1
+                            } else {
+                                x.wrapping_sub(1)
+                            };
+                            if x == end || x >= len {
+                                break;
+                            }
+                            out.quiet |= bit(point(x));
+                        }
+                        let target = if cannon { b } else { a };
+                        if target != NONE {
+                            out.hits |= bit(point(target));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
 /// The points strictly between two points of one rank or file, as bits.
 fn between(a: Square, b: Square) -> u128 {
     let (lo, hi) = (a.min(b), a.max(b));

@@ -74,6 +74,12 @@ const TABLES: [[i32; POINTS]; 7] = {
     t
 };
 
+/// Kind `kind`'s table value on `sq` (seen from its own side): where Strong's hand weights
+/// start.
+pub(crate) fn hand_table(kind: usize, sq: Square) -> i32 {
+    TABLES[kind][usize::from(sq)]
+}
+
 /// A piece's value where it stands.
 fn value(sq: Square, piece: Piece) -> i32 {
     let own = match piece.side {
@@ -150,11 +156,11 @@ fn losing_capture(b: &Board, mv: Move) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// Mirrors a FEN: ranks reversed, colours swapped, the other side to move.
-    fn mirror(fen: &str) -> String {
+    pub(crate) fn mirror(fen: &str) -> String {
         let mut f = fen.split(' ');
         let board: Vec<String> = f
             .next()

@@ -9,7 +9,8 @@ use duel_core::{
 };
 
 use crate::board::{file_of, rank_of, square, square_name, Square, FILES, RANKS};
-use crate::{Material, Move, Xiangqi};
+use crate::strong::Weights;
+use crate::{Material, Move, Strong, Xiangqi};
 
 /// A point's cell in the view: rank 9 is the top row, file a the left column.
 fn cell(sq: Square) -> u16 {
@@ -26,7 +27,11 @@ impl GameInfo for Xiangqi {
     /// UCCI as ElephantEye speaks it; UCI as Fairy-Stockfish does (`UCI_Variant xiangqi`,
     /// ranks from 1).
     const PROTOCOLS: &'static [&'static str] = &["ucci", "uci"];
-    const EVALUATORS: &'static [&'static str] = &["material"];
+    /// Strong first, the default: at equal nodes it scores 87% against Material
+    /// (docs/BENCHMARKS.md, "Xiangqi: the strong evaluator").
+    const EVALUATORS: &'static [&'static str] = &["strong", "material"];
+    /// Strong reads its weights from a file as `weights/strong.txt` is written.
+    const FILE_EVALUATORS: &'static [&'static str] = &["strong"];
     /// Fairy-Stockfish numbers ranks from 1 in UCI (`h3e3`), ICCS from 0 (`h2e2`).
     const UCI_RANK_OFFSET: u8 = 1;
     const SIDE_NAMES: [&'static str; 2] = ["Red", "Black"];
@@ -53,13 +58,21 @@ impl GameInfo for Xiangqi {
         ..SearchProfile::NONE
     };
 
-    /// One evaluator, no file: there is nothing to choose.
     fn make_evaluator<V: EvaluatorVisitor<Self>>(
-        _name: &str,
-        _file: Option<&Path>,
+        name: &str,
+        file: Option<&Path>,
         visitor: V,
     ) -> Result<V::Output, EvaluatorError> {
-        Ok(visitor.visit(Material))
+        match (name, file) {
+            ("strong", Some(path)) => {
+                let text =
+                    std::fs::read_to_string(path).map_err(|e| EvaluatorError::file(path, e))?;
+                let weights = Weights::parse(&text).map_err(|e| EvaluatorError::file(path, e))?;
+                Ok(visitor.visit(Strong::new(weights)))
+            }
+            ("strong", None) => Ok(visitor.visit(Strong::default())),
+            _ => Ok(visitor.visit(Material)),
+        }
     }
 
     fn diagram(&self) -> String {

@@ -8,6 +8,8 @@
 //!   from Red's side, as UCCI has them), shown to people in WXF notation (`C2.5`,
 //!   [`notation::wxf`]);
 //! - [`Material`], the founding texts' evaluation: material and piece-square tables;
+//! - [`Strong`], the fitted evaluation (mobility, blocked legs and eyes, king safety, soldiers'
+//!   advance, threats), tapered, its weights in `weights/strong.txt`;
 //! - game records as PGN with the `Variant "xiangqi"` tag, the moves in ICCS.
 //!
 //! # How a game ends
@@ -46,6 +48,7 @@ mod info;
 pub mod notation;
 mod record;
 pub mod rulings;
+pub mod strong;
 
 use duel_core::{Game, MoveError, Outcome, PositionError, Side};
 
@@ -54,6 +57,7 @@ pub use eval::Material;
 pub use fen::START_FEN;
 pub use record::read_pgn;
 pub use rulings::Ruling;
+pub use strong::Strong;
 
 /// Plies without a capture after which the game is drawn: the 60-move rule.
 pub const NO_CAPTURE_PLIES: u32 = 120;

@@ -3,6 +3,7 @@
 
 mod common;
 
+mod eval;
 mod notation;
 mod perft;
 mod rules;

@@ -45,9 +45,12 @@ impl GameInfo for Xiangqi {
     ];
     const BENCH_DEPTH: u32 = 9;
     const DEFAULT_DEPTH: u32 = 10;
-    /// Chess's selective search but for the techniques that need the strong evaluator's
+    /// Chess's selective search but for the techniques that need chess's evaluator's
     /// knowledge (static exchange, correction history, singular extensions): xiangqi's trees
-    /// are as wide and as full of bad moves. Not yet measured by self-play for xiangqi.
+    /// are as wide and as full of bad moves. Measured by self-play at 5,000 nodes a move
+    /// (docs/BENCHMARKS.md, "The search profile, by self-play"): each switch on is worth its
+    /// place or within the noise; `improving` gained with the material evaluator and not with
+    /// Strong, so it stays off.
     const SEARCH_PROFILE: SearchProfile = SearchProfile {
         null_move: true,
         lmr: true,

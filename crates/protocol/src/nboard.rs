@@ -202,7 +202,7 @@ fn decimal(command: &str, text: Option<&str>) -> Result<f64, ParseError> {
 
 impl Reply {
     /// Reads one line from an engine, as the GUI (or a match runner) does. `=== MV` may come
-    /// without its value and time, which are then 0.
+    /// without its value and time, or with them empty (`=== B7//0.00`), which are then 0.
     pub fn parse(line: &str) -> Result<Reply, ParseError> {
         let (word, rest) = crate::first_word(line);
         let mut args = rest.split_whitespace();
@@ -225,8 +225,10 @@ impl Reply {
                     .ok_or_else(|| bad("===", "the move is missing"))?;
                 let mut parts = text.split('/');
                 let mv = parts.next().unwrap_or_default().to_string();
-                let eval = parts.next().map_or(Ok(0.0), |v| decimal("===", Some(v)))?;
-                let seconds = parts.next().map_or(Ok(0.0), |v| decimal("===", Some(v)))?;
+                // An empty field is a missing one: NTest answers a forced move `=== B7//0.00`.
+                let mut field = || parts.next().filter(|v| !v.is_empty());
+                let eval = field().map_or(Ok(0.0), |v| decimal("===", Some(v)))?;
+                let seconds = field().map_or(Ok(0.0), |v| decimal("===", Some(v)))?;
                 Ok(Reply::Best { mv, eval, seconds })
             }
             "search" => {
@@ -331,6 +333,15 @@ mod tests {
             Reply::parse("=== PA"),
             Ok(Reply::Best {
                 mv: "PA".into(),
+                eval: 0.0,
+                seconds: 0.0
+            })
+        );
+        // NTest's answer when it has one legal move and searches nothing.
+        assert_eq!(
+            Reply::parse("=== B7//0.00"),
+            Ok(Reply::Best {
+                mv: "B7".into(),
                 eval: 0.0,
                 seconds: 0.0
             })

@@ -69,8 +69,11 @@ impl NboardEngine {
         })
     }
 
+    /// The `=== MV/EVAL/TIME` line; one that does not read is an error, not a line to skip:
+    /// the engine has answered and says no more, and a depth-limited game has an hour's clock.
     fn answer(&mut self, deadline: Instant) -> Result<Answer, ArenaError> {
-        self.p.answer(deadline, |line| match Reply::parse(line) {
+        let mut unreadable = None;
+        let answer = self.p.answer(deadline, |line| match Reply::parse(line) {
             Ok(Reply::Best { mv, eval, .. }) => {
                 let thought = Thought {
                     depth: None,
@@ -78,8 +81,16 @@ impl NboardEngine {
                 };
                 Some(Answer::Move(mv, thought))
             }
+            Err(e) if line.split_whitespace().next() == Some("===") => {
+                unreadable = Some(format!("an unreadable answer '{line}': {e}"));
+                Some(Answer::Resign)
+            }
             _ => None,
-        })
+        })?;
+        match unreadable {
+            Some(reason) => Err(self.p.unable(reason)),
+            None => Ok(answer),
+        }
     }
 }
 

@@ -540,6 +540,48 @@ fn othello_against_an_nboard_engine() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// An NBoard engine that answers with an empty value, as NTest does a forced move
+/// (`=== B7//0.00`), plays on; one whose answer does not read stops the match with its line
+/// instead of leaving it waiting out the hour a depth-limited game allows.
+#[cfg(unix)]
+#[test]
+fn nboard_answers_with_an_empty_or_a_bad_value() {
+    let dir = scratch("nboard-answers");
+    let rewritten = |name: &str, to: &str| {
+        let body = format!(
+            "'{}' nboard | sed -u 's#^=== \\([^/]*\\)/[^/]*/#=== \\1/{to}/#'",
+            env!("CARGO_BIN_EXE_duel")
+        );
+        script(&dir, name, &body)
+    };
+    let two_games = |engine: &str| {
+        duel(&[
+            "match",
+            "--game",
+            "othello",
+            "--second",
+            engine,
+            "--second-protocol",
+            "nboard",
+            "--depth",
+            "2",
+            "--games",
+            "2",
+        ])
+    };
+    let (out, err, ok) = two_games(&rewritten("empty.sh", ""));
+    assert!(ok, "{out}\n{err}");
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("game ")).count(),
+        2,
+        "{out}"
+    );
+    let (out, err, ok) = two_games(&rewritten("bad.sh", "x"));
+    assert!(!ok, "{out}\n{err}");
+    assert!(err.contains("an unreadable answer '=== "), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Gomoku against a Gomocup brain (this duel's `duel gomocup`) on a clock, renju on 20x20,
 /// the record kept as each game's move list; a node limit is refused for the brain by name.
 #[test]

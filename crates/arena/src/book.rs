@@ -81,13 +81,43 @@ pub fn read_book<G: GameInfo>(
             }
             continue;
         }
-        let pos = G::from_text_in(start, line).map_err(|e| bad(e.reason))?;
-        out.push(Opening::at(pos));
+        match G::from_text_in(start, line) {
+            Ok(pos) => out.push(Opening::at(pos)),
+            Err(e) => match move_line(start, line) {
+                Some(moves) => out.push(Opening {
+                    start: start.clone(),
+                    moves,
+                }),
+                None => return Err(bad(e.reason)),
+            },
+        }
     }
     if out.is_empty() {
         return Err(BookError::Empty);
     }
     Ok(out)
+}
+
+/// A line of moves written together from `start`, as XOT lists Othello openings
+/// (`f5d6c4d3c2b3b4b5`, data/othello/xot-openings.txt): each move the shortest legal prefix of
+/// what is left. None when the line has a space or some part of it is no legal move.
+fn move_line<G: GameInfo>(start: &G, line: &str) -> Option<Vec<String>> {
+    if line.contains(char::is_whitespace) {
+        return None;
+    }
+    let mut pos = start.clone();
+    let mut moves = Vec::new();
+    let mut rest = line;
+    while !rest.is_empty() {
+        let ends = rest.char_indices().skip(1).map(|(i, _)| i);
+        let (text, mv) = ends
+            .chain([rest.len()])
+            .find_map(|i| pos.parse_move(&rest[..i]).ok().map(|mv| (&rest[..i], mv)))?;
+        pos.play(mv);
+        moves.push(text.to_string());
+        rest = &rest[text.len()..];
+    }
+    Some(moves)
 }
 
 /// A Piskvork opening line (`0,0, 1,0, 1,3`: offsets from the centre, comma-separated), or
@@ -417,6 +447,15 @@ Nc6 3. Bc4 Bc5 *
         assert!(err.to_string().starts_with("line 1:"), "{err}");
         let t = duel_tictactoe::TicTacToe::start();
         assert_eq!(read_book("519\n", false, &t).unwrap().len(), 1);
+        // Othello: positions, or XOT's lines of moves from the start, all 10,784 of them.
+        let o = duel_othello::Othello::start();
+        let xot = include_str!("../../../data/othello/xot-openings.txt");
+        let lines = read_book(xot, false, &o).unwrap();
+        assert_eq!(lines.len(), 10_784);
+        assert_eq!(lines[0].moves.join(""), "f5d6c4d3c2b3b4b5");
+        assert!(lines.iter().all(|l| l.moves.len() == 8 && l.line().is_ok()));
+        let err = read_book("f5d6z9\n", false, &o).unwrap_err();
+        assert!(err.to_string().contains("expected 64"), "{err}");
         assert!(matches!(
             read_book("# only\n", false, &t),
             Err(BookError::Empty)

@@ -1,5 +1,16 @@
 use crate::{Game, Score};
 
+/// One ProbCut test (Buro's Multi-ProbCut): a search `depth` plies deep whose value predicts
+/// the node's deeper one with an error of standard deviation `sigma` (evaluator units).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProbCut {
+    /// The shallow search's depth.
+    pub depth: u32,
+    /// The standard deviation of (deep value − shallow value), measured on the game's own
+    /// positions.
+    pub sigma: i32,
+}
+
 /// Game knowledge, apart from the rules: a static evaluation and optional hooks the search uses
 /// when they are present. One game can carry several evaluators (the textbook one and a strong
 /// one) and the command line can compare them.
@@ -88,5 +99,15 @@ pub trait Evaluator<G: Game>: Clone + Send + Sync + 'static {
     /// tried where the search option is on, the game allows a null move and this says yes.
     fn null_move_ok(&self, _pos: &G) -> bool {
         false
+    }
+
+    /// The `check`-th ProbCut test (from 0) for a node `depth` plies from the horizon, or None
+    /// when there are no more. Where the search's ProbCut is on, a node away from the
+    /// principal variation runs each test's shallow search against beta raised (and alpha
+    /// lowered) by `sigma` times the selectivity's factor, and cuts when the shallow value
+    /// clears it: the deep search would very likely have failed the same way. Shallow tests
+    /// first, as they cost least. The default has none.
+    fn probcut(&self, _pos: &G, _depth: u32, _check: usize) -> Option<ProbCut> {
+        None
     }
 }

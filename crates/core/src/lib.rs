@@ -21,7 +21,7 @@ pub mod solve;
 pub mod weights;
 
 pub use error::{MoveError, PositionError};
-pub use eval::Evaluator;
+pub use eval::{Evaluator, ProbCut};
 pub use game::{Game, Outcome, Side};
 pub use info::{EvaluatorError, EvaluatorVisitor, GameInfo, RecordInfo};
 pub use limits::{SolverLimits, SolverStopped};

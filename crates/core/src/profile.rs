@@ -26,6 +26,9 @@ pub struct SearchProfile {
     pub correction: bool,
     /// Exchange pruning by the evaluator's static exchange.
     pub exchange_pruning: bool,
+    /// Multi-ProbCut's selectivity: the factor on the evaluator's ProbCut sigma, in
+    /// hundredths (Edax's levels: 110, 150, 200, 260, 330); 0 turns ProbCut off.
+    pub probcut: i32,
 }
 
 impl SearchProfile {
@@ -40,6 +43,7 @@ impl SearchProfile {
         continuation: false,
         correction: false,
         exchange_pruning: false,
+        probcut: 0,
     };
 }
 

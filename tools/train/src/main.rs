@@ -22,6 +22,7 @@ use duel_othello::{Pattern, Textbook};
 use duel_xiangqi::Xiangqi;
 
 use duel_train::data::{self, GenConfig};
+use duel_train::probcut;
 use duel_train::{fit, matches};
 
 #[derive(Parser)]
@@ -192,6 +193,33 @@ enum Command {
     /// Evaluations per second of both evaluators on recorded positions.
     Speed {
         data: PathBuf,
+        #[arg(long)]
+        weights: Option<PathBuf>,
+    },
+    /// Othello Multi-ProbCut's error model: shallow against deep search values on positions
+    /// of duel's own games, fitted to sigma = c0 + c1·empties + c2·deep + c3·shallow.
+    OthelloProbcut {
+        /// Fit the samples in this file (written by an earlier run's `--out`) instead of
+        /// measuring new ones.
+        #[arg(long)]
+        samples: Option<PathBuf>,
+        /// Where to write the measured samples.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        #[arg(long, default_value_t = 1000)]
+        positions: usize,
+        /// The deepest search.
+        #[arg(long, default_value_t = 10)]
+        depth: u32,
+        #[arg(long, default_value_t = 12)]
+        min_empties: u32,
+        #[arg(long, default_value_t = 56)]
+        max_empties: u32,
+        /// One position in this many, of those in range, is measured.
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..))]
+        every: u64,
+        #[arg(long, default_value_t = 45)]
+        seed: u64,
         #[arg(long)]
         weights: Option<PathBuf>,
     },
@@ -646,6 +674,47 @@ fn run(cli: Cli) -> Result<()> {
             std::fs::write(&out, pattern.to_bytes())
                 .with_context(|| format!("writing {}", out.display()))?;
             println!("wrote {}", out.display());
+        }
+        Command::OthelloProbcut {
+            samples,
+            out,
+            positions,
+            depth,
+            min_empties,
+            max_empties,
+            every,
+            seed,
+            weights,
+        } => {
+            let measured = match samples {
+                Some(path) => {
+                    let text = std::fs::read_to_string(&path)
+                        .with_context(|| format!("reading {}", path.display()))?;
+                    probcut::read_samples(&text)
+                        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
+                }
+                None => {
+                    let plan = probcut::Plan {
+                        positions,
+                        depth,
+                        min_empties,
+                        max_empties,
+                        every,
+                        seed,
+                    };
+                    let pattern = load_pattern(weights.as_ref())?;
+                    let start = Instant::now();
+                    let s = probcut::measure(&pattern, &plan, |line| {
+                        eprintln!("{line}, {:.1} s", start.elapsed().as_secs_f64());
+                    });
+                    if let Some(path) = &out {
+                        std::fs::write(path, probcut::write_samples(&s))
+                            .with_context(|| format!("writing {}", path.display()))?;
+                    }
+                    s
+                }
+            };
+            print!("{}", probcut::fit(&measured).1);
         }
         Command::Speed {
             data: file,

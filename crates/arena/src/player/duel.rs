@@ -39,6 +39,7 @@ const SWITCHES: &[(&str, Set<bool>)] = &[
 const MARGINS: &[(&str, Set<i32>)] = &[
     ("futility", |c, v| c.futility = v),
     ("singular", |c, v| c.singular = v),
+    ("probcut", |c, v| c.probcut = v),
 ];
 
 /// The keys of a spec besides the switches and margins.
@@ -49,7 +50,8 @@ const KEYS: &[&str] = &["eval", "file", "hash", "threads", "nodes", "depth"];
 /// limit per move, instead of the match's), the search switches (`tt`, `aspiration`, `mtdf`,
 /// `quiescence`, `nullmove`, `lmr`, `exact`, `iterative`, `iir`, `lmp`, `improving`,
 /// `continuation`, `exchange`, `correction`: `on` or `off`) and margins (`futility`,
-/// `singular`). Unset options are the game's own (its search profile), on one thread.
+/// `singular`, and `probcut`, Multi-ProbCut's selectivity in hundredths of a sigma). Unset
+/// options are the game's own (its search profile), on one thread.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct DuelSpec {
     /// The spec as given, which names the player.

@@ -9,7 +9,7 @@ use duel_core::solve::{
 };
 use duel_core::{
     BoardStyle, BoardView, EvaluatorError, EvaluatorVisitor, Game, GameInfo, MoveCells, Piece,
-    PositionError, RecordInfo, Score, Side, SolverLimits, SolverStopped,
+    PositionError, RecordInfo, Score, SearchProfile, Side, SolverLimits, SolverStopped,
 };
 
 use crate::solver::Stage;
@@ -50,6 +50,13 @@ impl GameInfo for Othello {
     ];
     const BENCH_DEPTH: u32 = 8;
     const DEFAULT_DEPTH: u32 = 10;
+    /// Multi-ProbCut at 1.5 sigma (the pattern evaluator's tests, `Pattern::probcut`; Edax's
+    /// "87%" level): Othello's selective search, as in Logistello, Edax and NTest. Measured
+    /// by self-play at equal nodes (docs/BENCHMARKS.md, "Othello: Multi-ProbCut").
+    const SEARCH_PROFILE: SearchProfile = SearchProfile {
+        probcut: 150,
+        ..SearchProfile::NONE
+    };
 
     fn make_evaluator<V: EvaluatorVisitor<Self>>(
         name: &str,

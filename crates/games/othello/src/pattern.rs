@@ -20,7 +20,7 @@
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-use duel_core::{Evaluator, Score};
+use duel_core::{Evaluator, ProbCut, Score};
 
 use crate::{bitboard, Estimate, Move, Othello, Textbook};
 
@@ -813,6 +813,35 @@ impl Estimate for Pattern {
     }
 }
 
+/// Multi-ProbCut's error model for this evaluator with the engine search: the standard
+/// deviation, in 1/16 disc, of (depth-d value − depth-d' value) ≈ c0 + c1·empties + c2·d +
+/// c3·d'. Fitted on 1,600 positions of duel's own games searched to depth 10 by
+/// `duel-train othello-probcut --positions 1600 --depth 10` (weighted RMS of the fit 0.78
+/// disc over 240 cells; docs/BENCHMARKS.md, "Othello: Multi-ProbCut").
+const PROBCUT_SIGMA: [f64; 4] = [88.519, -0.8679, 6.0938, -11.3182];
+
+/// The shallowest node depth given a ProbCut test: below it the test costs as much as it saves.
+const PROBCUT_MIN_DEPTH: u32 = 3;
+
+/// The test's depth for a node of depth `d`: about half, of the same parity, since an odd and
+/// an even depth differ by the side that moved last, and that bias would cost accuracy.
+pub const fn probcut_depth(d: u32) -> u32 {
+    let h = 2 * (d / 4) + (d & 1);
+    if h == 0 {
+        d.saturating_sub(2)
+    } else {
+        h
+    }
+}
+
+/// [`PROBCUT_SIGMA`]'s value for a test of depth `shallow` at a node of depth `deep`, at least
+/// one disc.
+pub fn probcut_sigma(empties: u32, deep: u32, shallow: u32) -> i32 {
+    let [c0, c1, c2, c3] = PROBCUT_SIGMA;
+    let s = c0 + c1 * f64::from(empties) + c2 * f64::from(deep) + c3 * f64::from(shallow);
+    (s.round() as i32).max(16)
+}
+
 impl Evaluator<Othello> for Pattern {
     fn name(&self) -> &'static str {
         "pattern"
@@ -827,6 +856,18 @@ impl Evaluator<Othello> for Pattern {
     /// table move and history do most of the ordering anyway.
     fn move_hint(&self, pos: &Othello, mv: Move) -> i32 {
         Textbook::default().move_hint(pos, mv)
+    }
+
+    /// One test per node, from depth 3, at [`probcut_depth`] with [`probcut_sigma`].
+    fn probcut(&self, pos: &Othello, depth: u32, check: usize) -> Option<ProbCut> {
+        if check > 0 || depth < PROBCUT_MIN_DEPTH {
+            return None;
+        }
+        let shallow = probcut_depth(depth);
+        Some(ProbCut {
+            depth: shallow,
+            sigma: probcut_sigma(pos.empties().count_ones(), depth, shallow),
+        })
     }
 }
 
@@ -851,6 +892,25 @@ mod tests {
         let a = rng.next() & rng.next() | rng.next() & rng.next() & rng.next();
         let b = rng.next() & !a;
         (a, b & rng.next())
+    }
+
+    #[test]
+    fn probcut_tests_are_shallower_of_the_same_parity_and_from_depth_three() {
+        let p = Pattern::default();
+        let start = <Othello as duel_core::Game>::start();
+        assert_eq!(p.probcut(&start, 2, 0), None);
+        for d in PROBCUT_MIN_DEPTH..40 {
+            let t = p.probcut(&start, d, 0).expect("a test from depth 3");
+            assert!(t.depth < d && t.depth >= 1, "{d}: {}", t.depth);
+            assert_eq!((d - t.depth) % 2, 0, "{d}: {}", t.depth);
+            assert!(t.sigma >= 16, "{d}: sigma {}", t.sigma);
+            assert_eq!(p.probcut(&start, d, 1), None, "one test a node");
+        }
+        // The fitted model at a few points, in discs: about 4 to 6, as measured.
+        for (e, d) in [(14, 8), (30, 10), (40, 6), (50, 12)] {
+            let s = probcut_sigma(e, d, probcut_depth(d));
+            assert!((48..=112).contains(&s), "{e} empties, depth {d}: {s}");
+        }
     }
 
     #[test]

@@ -21,6 +21,8 @@
 //!      plies up (`improving`);
 //!    - 3h reverse futility: a static value far enough above beta near the horizon returns;
 //!    - 3i null-move pruning (off unless the game and evaluator allow it);
+//!    - 3i' Multi-ProbCut (Othello): the evaluator's shallow tests cut a node whose shallow value
+//!      clears beta (or alpha) by the selectivity times the test's measured error;
 //!    - 3j internal iterative reduction: a node without a table move is searched a ply shallower;
 //!    - 3k singular extension: the table's move a ply deeper when no other move comes near it, or a
 //!      multi-cut when even the others beat beta;

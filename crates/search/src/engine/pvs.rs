@@ -211,6 +211,33 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
                 return if v.is_decisive() { beta } else { v };
             }
         }
+        // 3i'. Multi-ProbCut: a shallow search that clears beta (or falls below alpha) by the
+        // selectivity's share of its known error predicts this node's deep result; the
+        // evaluator names the tests, cheapest first. Not inside a test of the same node:
+        // tests of tests would always end in a one-ply test whose cut depends on the horizon
+        // however deep the search, so that no search without limits could ever finish.
+        if self.config.probcut > 0
+            && !pv_node
+            && ply > 0
+            && skip.is_none()
+            && !self.stack[ply].in_probcut
+            && !forcing
+            && !alpha.is_decisive()
+            && !beta.is_decisive()
+        {
+            // No horizon of its own: the shallow search counted its own, so that a cut by a
+            // shallow search that reached the end of the game everywhere stays a proof.
+            self.stack[ply].in_probcut = true;
+            let cut = self.probcut(depth, ply, alpha, beta);
+            self.stack[ply].in_probcut = false;
+            if let Some(v) = cut {
+                self.stats.cutoffs += 1;
+                return v;
+            }
+            if self.stopped {
+                return Score::DRAW;
+            }
+        }
         // 3j. Internal iterative reduction: a node the table names no move for is ordered
         // poorly, and its value is less worth the full depth. The moves are generated first:
         // the table names a move by its index among them. The evaluator then keeps its
@@ -451,6 +478,49 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
         }
         self.put_back(ply, moves, keys);
         best
+    }
+
+    /// Step 3i', Multi-ProbCut: the bound the node fails by (beta above, alpha below), when a
+    /// test's shallow search predicts it.
+    fn probcut(&mut self, depth: u32, ply: usize, alpha: Score, beta: Score) -> Option<Score> {
+        // A test that does not cut leaves no trace in the node's value, so neither do the
+        // horizons its shallow search met: otherwise no node with a test would ever count
+        // as solved, and a search without limits would deepen forever.
+        let horizon = self.horizon;
+        let mut check = 0;
+        while let Some(test) = self.eval.probcut(&self.pos, depth, check) {
+            check += 1;
+            if test.depth >= depth {
+                break;
+            }
+            let margin = i64::from(self.config.probcut) * i64::from(test.sigma) / 100;
+            // As wide as the values' range: no shallow value could clear it.
+            let Ok(margin @ 0..Score::MAX_HEURISTIC) = i32::try_from(margin) else {
+                continue;
+            };
+            let high = beta.0.saturating_add(margin);
+            if high < Score::MAX_HEURISTIC {
+                let v = self.pvs(test.depth, ply, Score(high - 1), Score(high), false);
+                if self.stopped {
+                    return None;
+                }
+                if v.0 >= high {
+                    return Some(beta);
+                }
+            }
+            let low = alpha.0.saturating_sub(margin);
+            if low > -Score::MAX_HEURISTIC {
+                let v = self.pvs(test.depth, ply, Score(low), Score(low + 1), false);
+                if self.stopped {
+                    return None;
+                }
+                if v.0 <= low {
+                    return Some(alpha);
+                }
+            }
+        }
+        self.horizon = horizon;
+        None
     }
 
     /// Step 3m, exchange pruning: whether `mv`, ordered with `key`, loses more by static

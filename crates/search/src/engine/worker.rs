@@ -70,6 +70,9 @@ pub(super) struct Ply<G: Game> {
     pub(super) piece_move: Option<usize>,
     /// The move a singular-extension search of this node leaves out (the table's move).
     pub(super) skip: Option<G::Move>,
+    /// A ProbCut test's shallow search of this node is under way: it runs no tests of its
+    /// own (its children do).
+    pub(super) in_probcut: bool,
     /// The node's static value, when it was computed (not in a forcing position), for the
     /// `improving` test of the node two plies below.
     pub(super) static_eval: Option<i32>,
@@ -85,6 +88,7 @@ impl<G: Game> Ply<G> {
             played: None,
             piece_move: None,
             skip: None,
+            in_probcut: false,
             static_eval: None,
         }
     }

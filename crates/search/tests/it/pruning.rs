@@ -3,7 +3,9 @@
 //! and for the one exact guarantee they keep: a search that runs until no value depends on the
 //! depth limit returns the proven value, whatever it pruned on the way.
 
-use duel_core::{Evaluator, Game, MoveError, Outcome, PositionError, Score, Side, SplitMix64};
+use duel_core::{
+    Evaluator, Game, MoveError, Outcome, PositionError, ProbCut, Score, Side, SplitMix64,
+};
 use duel_search::reference::{Reference, ReferenceOptions};
 use duel_search::{Limits, SearchConfig, Searcher};
 
@@ -183,6 +185,15 @@ impl Evaluator<PassTicTacToe> for OpenLinesNull {
         };
         value >= threshold
     }
+
+    /// Half the depth, trusted to within a unit: cuts often, and wrongly at times, which is
+    /// what the proven-value test below must survive.
+    fn probcut(&self, _pos: &PassTicTacToe, depth: u32, check: usize) -> Option<ProbCut> {
+        (check == 0 && depth >= 2).then_some(ProbCut {
+            depth: depth / 2,
+            sigma: 1,
+        })
+    }
 }
 
 fn pruning_configs() -> Vec<(&'static str, SearchConfig)> {
@@ -227,6 +238,13 @@ fn pruning_configs() -> Vec<(&'static str, SearchConfig)> {
             },
         ),
         (
+            "probcut",
+            SearchConfig {
+                probcut: 100,
+                ..base.clone()
+            },
+        ),
+        (
             "null move + lmr + late-move pruning + singular extensions",
             SearchConfig {
                 null_move: true,
@@ -238,7 +256,7 @@ fn pruning_configs() -> Vec<(&'static str, SearchConfig)> {
         ),
         (
             "everything chess has and the options it leaves off: the above + futility, iir, \
-             improving, continuation and correction history",
+             improving, continuation and correction history, and probcut",
             SearchConfig {
                 null_move: true,
                 lmr: true,
@@ -250,6 +268,7 @@ fn pruning_configs() -> Vec<(&'static str, SearchConfig)> {
                 continuation: true,
                 correction: true,
                 exchange_pruning: true,
+                probcut: 100,
                 ..base
             },
         ),
@@ -319,6 +338,53 @@ fn null_move_prunes_nodes() {
 #[test]
 fn late_move_pruning_prunes_nodes() {
     assert_prunes("late-move pruning", 5, |c| c.late_move_pruning = true);
+}
+
+#[test]
+fn probcut_prunes_nodes() {
+    assert_prunes("probcut", 6, |c| c.probcut = 100);
+}
+
+/// The evaluator of the tests above without its ProbCut tests.
+#[derive(Debug, Clone, Copy)]
+struct NoProbCut;
+
+impl Evaluator<PassTicTacToe> for NoProbCut {
+    fn name(&self) -> &'static str {
+        "open-lines"
+    }
+
+    fn evaluate(&self, pos: &PassTicTacToe) -> i32 {
+        OpenLinesNull.evaluate(pos)
+    }
+}
+
+/// ProbCut on costs nothing where the evaluator names no test, and a selectivity so high that
+/// no shallow value can clear it never runs a shallow search: both trees are the plain one.
+#[test]
+fn probcut_without_a_usable_test_is_the_plain_search() {
+    let pos = PassTicTacToe::start();
+    let plain = SearchConfig {
+        tt_mb: 1,
+        ..SearchConfig::default()
+    };
+    let on = SearchConfig {
+        probcut: 100,
+        ..plain.clone()
+    };
+    let off = Searcher::new(NoProbCut, plain.clone()).search(&pos, &Limits::depth(6), |_| {});
+    let no_test = Searcher::new(NoProbCut, on).search(&pos, &Limits::depth(6), |_| {});
+    assert_eq!(
+        (no_test.stats.nodes, no_test.value),
+        (off.stats.nodes, off.value)
+    );
+    let off = Searcher::new(OpenLinesNull, plain.clone()).search(&pos, &Limits::depth(6), |_| {});
+    let beyond = SearchConfig {
+        probcut: i32::MAX,
+        ..plain
+    };
+    let huge = Searcher::new(OpenLinesNull, beyond).search(&pos, &Limits::depth(6), |_| {});
+    assert_eq!((huge.stats.nodes, huge.value), (off.stats.nodes, off.value));
 }
 
 #[test]

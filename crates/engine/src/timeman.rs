@@ -109,6 +109,19 @@ impl Trend {
     pub fn soft_limit(&self, b: &Budget) -> Duration {
         b.soft.mul_f64(self.scale.unwrap_or(1.0)).min(b.hard / 2)
     }
+
+    /// After an iteration with best move `best` and value `value`, `elapsed` into the move:
+    /// whether to stop, the soft limit of `b` as the trend now scales it having passed.
+    pub fn past_soft(
+        &mut self,
+        best: &Option<String>,
+        value: Score,
+        b: &Budget,
+        elapsed: Duration,
+    ) -> bool {
+        self.observe(best, value);
+        elapsed >= self.soft_limit(b)
+    }
 }
 
 #[cfg(test)]

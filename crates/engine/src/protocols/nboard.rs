@@ -27,7 +27,10 @@
 //! guards, as a hard limit, so that a timed game is never lost on time. The time left is the
 //! clock's time, plus its increment for each of the engine's moves so far, minus what they
 //! took: the time the game gives for each, or else what the engine itself measured for the
-//! moves it chose.
+//! moves it chose. Each move also costs the pipes and the GUI something
+//! ([`NboardOptions::overhead`], or more if the GUI's times say so): that is kept back for
+//! every move still to come where the increment does not pay for it, so that at `2+0.02` on
+//! a loaded machine the clock is not spent before the end.
 
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
@@ -222,8 +225,7 @@ impl Job {
                     },
                 );
                 if let Think::Clock(b) = think {
-                    trend.observe(&it.best, it.value);
-                    if self.start.elapsed() >= trend.soft_limit(&b) {
+                    if trend.past_soft(&it.best, it.value, &b, self.start.elapsed()) {
                         stop.store(true, Ordering::Relaxed);
                     }
                 }
@@ -253,6 +255,9 @@ struct GameMoveError {
     index: usize,
     reason: MoveError,
 }
+
+/// How many of the engine's last moves its lag is taken from.
+const LAG_MOVES: usize = 6;
 
 /// The moves `go` answered and how long each took, by the number of moves before it, for a
 /// clock whose game gives no times.
@@ -396,20 +401,41 @@ impl Nboard {
                 .filter(|(mv, _)| game.moves.get(ply) == Some(mv))
                 .map(|&(_, t)| t)
         };
+        // What a move costs beyond the search: the option, or more where the GUI's clock
+        // charged the engine's last moves more than the engine measured (the pipes and a
+        // loaded machine's scheduler), the most of the last few.
+        let lag = (own.keys().rev())
+            .filter_map(|&ply| {
+                Some(
+                    game.times
+                        .get(ply)
+                        .copied()??
+                        .saturating_sub(own_time(ply)?),
+                )
+            })
+            .take(LAG_MOVES)
+            .max()
+            .unwrap_or_default();
+        let overhead = self.opts.overhead.max(lag);
+        // Each move still to come costs that overhead too: where the increment does not pay
+        // for it, it is kept back for all of them (Othello knows how many: about half the
+        // empty squares), and never counted on to think.
+        let moves_left = self.pos.empties().count_ones().div_ceil(2);
         let budget_on = |c: RecordClock| {
+            let reserve = overhead.saturating_sub(c.increment) * moves_left;
             let clock = Clock {
-                left: game.time_left_on(side, c, own_time),
-                increment: c.increment,
+                left: game.time_left_on(side, c, own_time).saturating_sub(reserve),
+                increment: c.increment.saturating_sub(overhead),
                 moves_to_go: None,
             };
-            budget(&clock, self.opts.overhead)
+            budget(&clock, overhead)
         };
         // The game's clock, where the GUI sent one.
         let game_clock = game.clocks[side as usize].map(budget_on);
         match self.opts.pace {
             Pace::Depth => Think::Depth(self.depth, game_clock.map(|b| b.hard)),
             Pace::MoveTime(t) => {
-                let t = t.saturating_sub(self.opts.overhead);
+                let t = t.saturating_sub(overhead);
                 let t = game_clock.map_or(t, |b| t.min(b.hard));
                 Think::Fixed(t.max(Duration::from_millis(1)))
             }

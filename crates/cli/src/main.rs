@@ -109,8 +109,9 @@ a position refused as too far from the end among them.")]
         /// 1s) instead of a depth; the clock of the game NBoard sends, when it has one, replaces it.
         #[arg(long, value_name = "TC", value_parser = duel_arena::TimeControl::parse)]
         tc: Option<duel_arena::TimeControl>,
-        /// Milliseconds kept back from the clock on every move for the pipes and the GUI.
-        #[arg(long, value_name = "MS", default_value_t = 20, value_parser = clap::value_parser!(u64).range(0..=10_000))]
+        /// Milliseconds kept back from the clock on every move for the pipes and the GUI (more
+        /// when the game's move times show more).
+        #[arg(long, value_name = "MS", default_value_t = duel_engine::nboard::OVERHEAD.as_millis() as u64, value_parser = clap::value_parser!(u64).range(0..=10_000))]
         move_overhead: u64,
     },
     /// Speak the Gomocup (Piskvork) protocol (Gomoku) on standard input and output, for

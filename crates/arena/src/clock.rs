@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use duel_core::RecordClock;
 use serde::{Deserialize, Serialize};
 
 use crate::ParseError;
@@ -104,6 +105,15 @@ impl TimeControl {
             depth,
             ..TimeControl::per_move_nodes(0)
         }
+    }
+
+    /// The game clock a record or an engine is told: base and increment; None for a node or
+    /// depth limit or a time per move, which no game clock describes.
+    pub fn clock(&self) -> Option<RecordClock> {
+        (!self.is_fixed() && self.movetime.is_none()).then_some(RecordClock {
+            base: self.base,
+            increment: self.increment,
+        })
     }
 
     /// Whether the clock only guards a node or depth limit.

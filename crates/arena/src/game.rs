@@ -3,7 +3,7 @@
 //! a resignation), the end judged by [`crate::adjudicate`], and the game written in the
 //! game's own record (PGN, GGF) with each move's value, depth and time.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use duel_core::{GameInfo, RecordInfo};
 
@@ -42,6 +42,7 @@ pub fn play_game<G: GameInfo>(
     second.new_game(start, controls[1])?;
     let (mut pos, mut moves) = opening.line()?;
     let mut notes: Vec<String> = vec![String::new(); moves.len()];
+    let mut times = vec![Duration::ZERO; moves.len()];
     let mut clocks = Clocks::new(controls);
     let names = [first.name().to_string(), second.name().to_string()];
     let players = [first, second];
@@ -59,6 +60,7 @@ pub fn play_game<G: GameInfo>(
             pos: &pos,
             clocks: clocks.left,
             controls,
+            times: &times,
             deadline: t0 + clocks.left[me],
         };
         let answer = players[me].think(&turn)?;
@@ -72,6 +74,7 @@ pub fn play_game<G: GameInfo>(
                     break (r, "adjudication".to_string());
                 }
                 notes.push(thought.note(used));
+                times.push(used);
                 text
             }
             Answer::Resign => {
@@ -128,6 +131,8 @@ pub fn play_game<G: GameInfo>(
         notes: &notes,
         result: Some(result.pgn()),
         termination: Some(&reason),
+        clocks: controls.map(|c| c.clock()),
+        times: &times,
     };
     let record = G::record(start, &moves, &info).unwrap_or_else(|| {
         let texts = Turn {
@@ -136,6 +141,7 @@ pub fn play_game<G: GameInfo>(
             pos: &pos,
             clocks: clocks.left,
             controls,
+            times: &times,
             deadline: Instant::now(),
         }
         .move_texts();

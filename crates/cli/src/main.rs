@@ -101,6 +101,18 @@ a position refused as too far from the end among them.")]
         /// Transposition table size in MiB.
         #[arg(long, value_name = "MB", default_value_t = 16, value_parser = args::hash_mb)]
         hash: usize,
+        /// Think this long on every move (500ms, 2s) instead of searching to a depth; `set
+        /// depth` then sets the depth of hints and analysis only.
+        #[arg(long, short = 't', value_name = "TIME", value_parser = args::parse_duration, conflicts_with = "tc")]
+        time: Option<std::time::Duration>,
+        /// Play on a game clock, seconds plus increment (`60+1`, `2+0.02`; `1/move` is --time
+        /// 1s) instead of a depth; the clock of the game NBoard sends, when it has one, replaces it.
+        #[arg(long, value_name = "TC", value_parser = duel_arena::TimeControl::parse)]
+        tc: Option<duel_arena::TimeControl>,
+        /// Milliseconds kept back from the clock on every move for the pipes and the GUI (more
+        /// when the game's move times show more).
+        #[arg(long, value_name = "MS", default_value_t = duel_engine::nboard::OVERHEAD.as_millis() as u64, value_parser = clap::value_parser!(u64).range(0..=10_000))]
+        move_overhead: u64,
     },
     /// Speak the Gomocup (Piskvork) protocol (Gomoku) on standard input and output, for
     /// Piskvork, the Gomocup manager and other gomoku GUIs. A copy or link of duel named
@@ -219,12 +231,29 @@ fn main() -> ExitCode {
         depth,
         solve_empties,
         hash,
+        time,
+        tc,
+        move_overhead,
     } = cli.command
     {
+        use duel_engine::nboard::{Pace, RecordClock};
+        let pace = match (time, tc) {
+            (Some(t), _) => Pace::MoveTime(t),
+            (None, Some(tc)) => match tc.movetime {
+                Some(t) => Pace::MoveTime(t),
+                None => Pace::Clock(RecordClock {
+                    base: tc.base,
+                    increment: tc.increment,
+                }),
+            },
+            (None, None) => Pace::Depth,
+        };
         let opts = duel_engine::nboard::NboardOptions {
             default_depth: depth,
             solve_empties,
             tt_mb: hash,
+            pace,
+            overhead: std::time::Duration::from_millis(move_overhead),
             ..Default::default()
         };
         if let Err(e) = duel_engine::nboard::run(std::io::stdin(), std::io::stdout(), opts) {

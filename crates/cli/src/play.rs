@@ -2,10 +2,14 @@
 //! piped in; end of input ends the game cleanly.
 
 use std::io::{BufRead, Write};
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use duel_engine::{EngineError, RecordInfo, Session, Side};
+use duel_arena::TimeControl;
+use duel_engine::timeman::{budget, Budget, Clock, Trend};
+use duel_engine::{EngineError, Limits, RecordInfo, Session, Side};
 
 use crate::args::{EngineArgs, LimitArgs, PositionArgs};
 use crate::show::{describe, result, score};
@@ -40,6 +44,37 @@ pub struct PlayArgs {
     /// Write the game record here when the game ends or stops (chess: PGN; Othello: GGF).
     #[arg(long, value_name = "FILE")]
     pub record: Option<std::path::PathBuf>,
+    /// A game clock for duel, seconds plus increment (`60+1`; `2/move` is --time 2s): each
+    /// move within the time manager's limits, the clock shown after it. Yours is not kept.
+    #[arg(long, value_name = "TC", value_parser = TimeControl::parse, conflicts_with_all = ["depth", "nodes", "time"])]
+    pub tc: Option<TimeControl>,
+}
+
+/// Kept back on each of duel's moves under `--tc`, for the terminal and the scheduler.
+const OVERHEAD: Duration = Duration::from_millis(10);
+
+/// Duel's clocks under `--tc`: time left per side, and the control.
+struct Clocks {
+    left: [Duration; 2],
+    increment: Duration,
+}
+
+impl Clocks {
+    /// The clock's budget for `side`'s move.
+    fn budget(&self, side: Side) -> Budget {
+        let clock = Clock {
+            left: self.left[side as usize],
+            increment: self.increment,
+            moves_to_go: None,
+        };
+        budget(&clock, OVERHEAD)
+    }
+
+    /// Charges `used` to `side` and adds the increment.
+    fn charge(&mut self, side: Side, used: Duration) {
+        let left = &mut self.left[side as usize];
+        *left = left.saturating_sub(used) + self.increment;
+    }
 }
 
 impl Human {
@@ -105,7 +140,20 @@ fn player_names(human: Human) -> [&'static str; 2] {
 }
 
 fn game_loop(a: &PlayArgs, s: &mut dyn Session, out: &mut dyn Write) -> Result<()> {
-    let limits = a.limits.limits(&*s);
+    let mut limits = a.limits.limits(&*s);
+    let mut clocks = None;
+    match a.tc {
+        Some(TimeControl {
+            movetime: Some(t), ..
+        }) => limits = Limits::time(t),
+        Some(tc) => {
+            clocks = Some(Clocks {
+                left: [tc.base; 2],
+                increment: tc.increment,
+            })
+        }
+        None => {}
+    }
     let name = |s: &dyn Session, side: Side| s.side_name(side);
     let who = match a.human {
         Human::First | Human::Second => {
@@ -134,15 +182,35 @@ fn game_loop(a: &PlayArgs, s: &mut dyn Session, out: &mut dyn Write) -> Result<(
     while s.outcome().is_none() {
         let side = s.side_to_move();
         if !a.human.plays(side) {
-            let r = s.search(&limits, &mut |_| {})?;
+            let start = Instant::now();
+            let r = match &clocks {
+                None => s.search(&limits, &mut |_| {})?,
+                Some(c) => {
+                    // The clock: no iteration after the soft limit, a stop at the hard one.
+                    let b = c.budget(side);
+                    let (stop, mut trend) = (s.stop_flag(), Trend::default());
+                    s.search(&Limits::time(b.hard), &mut |it| {
+                        if trend.past_soft(&it.best, it.value, &b, start.elapsed()) {
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    })?
+                }
+            };
             let Some(best) = r.best.clone() else {
                 anyhow::bail!("the engine found no move in {}", describe(&*s));
+            };
+            let clock = match &mut clocks {
+                Some(c) => {
+                    c.charge(side, start.elapsed());
+                    format!(", clock {:.2} s", c.left[side as usize].as_secs_f64())
+                }
+                None => String::new(),
             };
             let pv = s.display_line(&r.pv);
             s.play(&best)?;
             writeln!(
                 out,
-                "\nduel ({}) plays {}  (score {}, depth {}, pv {}, {} nodes, {} ms)",
+                "\nduel ({}) plays {}  (score {}, depth {}, pv {}, {} nodes, {} ms{clock})",
                 name(&*s, side),
                 pv.first().map_or(best.as_str(), String::as_str),
                 score(&r),

@@ -5,6 +5,7 @@
 
 use std::path::Path;
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::solve::{QuickSolve, Solution, SolveError, SolveLimits, SolveProgress, SolverCache};
 use crate::{
@@ -125,6 +126,21 @@ pub struct RecordInfo<'a> {
     pub result: Option<&'a str>,
     /// Why the game ended, in words, where an arbiter decided it.
     pub termination: Option<&'a str>,
+    /// Each player's clock, the first player's first; None for a player with none (a depth,
+    /// a node count or a time per move).
+    pub clocks: [Option<RecordClock>; 2],
+    /// The time each move took (empty, or shorter than the moves: not known for the rest).
+    pub times: &'a [Duration],
+}
+
+/// A player's game clock, for a record: the time at the start and what is added after each
+/// move (GGF's `TI[5:00/2]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RecordClock {
+    /// Time at the start of the game.
+    pub base: Duration,
+    /// Added after each of the player's moves.
+    pub increment: Duration,
 }
 
 /// Everything about a game that is not its rules: see the module doc.

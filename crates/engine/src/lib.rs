@@ -136,19 +136,23 @@ mod tests {
 
     /// Within its reach the game's solver gives the margin and the best move (FFO #1: g8,
     /// +18), also with the quick solve off; beyond it, or in a game without such a solver,
-    /// nothing; a stop flag already set ends a long solve before it proves anything.
+    /// nothing; a stop flag already set, or a deadline past, ends a long solve before it
+    /// proves anything.
     #[test]
     fn othello_solves_near_the_end_within_a_reach() {
         let ffo1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
         let mut s = open("othello", None).unwrap();
         s.set_position(ffo1, &[]).unwrap();
         s.set_quick_solve(false);
-        assert!(s.solve_near_end(13).is_none(), "14 empty squares");
-        let r = s.solve_near_end(14).unwrap().unwrap();
+        assert!(s.solve_near_end(13, None).is_none(), "14 empty squares");
+        let r = s.solve_near_end(14, None).unwrap().unwrap();
         assert_eq!((r.algorithm, r.margin), ("solver", Some(18)));
         assert_eq!((r.best.as_deref(), r.pv.len()), (Some("g8"), 1));
         // Again, from the table the first solve left.
-        assert_eq!(s.solve_near_end(20).unwrap().unwrap().margin, Some(18));
+        assert_eq!(
+            s.solve_near_end(20, None).unwrap().unwrap().margin,
+            Some(18)
+        );
         let r = s.search(&Limits::depth(1), &mut |_| {}).unwrap();
         assert_eq!((r.algorithm, r.depth), ("pvs", 1));
         // FFO #45, 24 empty squares: far more nodes than the solver runs before it first looks.
@@ -156,8 +160,16 @@ mod tests {
         s.set_position(ffo45, &[]).unwrap();
         s.stop_flag()
             .store(true, std::sync::atomic::Ordering::Relaxed);
-        assert!(s.solve_near_end(24).unwrap().is_err());
-        assert!(open("tictactoe", None).unwrap().solve_near_end(9).is_none());
+        assert!(s.solve_near_end(24, None).unwrap().is_err());
+        // And a deadline already past, with the flag clear.
+        s.stop_flag()
+            .store(false, std::sync::atomic::Ordering::Relaxed);
+        let past = Some(std::time::Instant::now());
+        assert!(s.solve_near_end(24, past).unwrap().is_err());
+        assert!(open("tictactoe", None)
+            .unwrap()
+            .solve_near_end(9, None)
+            .is_none());
     }
 
     #[test]

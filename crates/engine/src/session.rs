@@ -138,8 +138,12 @@ pub trait Session: Send {
     /// session's stop flag ends it, at once if it is already set (unlike a search, this does
     /// not clear it). The report holds the value, the game's margin and the best move alone;
     /// None where the game has no such solver or the position is farther; the bounds proven
-    /// when the flag came first.
-    fn solve_near_end(&mut self, reach: u32) -> Option<Result<SearchReport, SolverStopped>>;
+    /// when the flag or the `deadline` came first.
+    fn solve_near_end(
+        &mut self,
+        reach: u32,
+        deadline: Option<Instant>,
+    ) -> Option<Result<SearchReport, SolverStopped>>;
     /// The evaluator's static value of the current position, from the side to move.
     fn static_eval(&self) -> i32;
     /// Runs one algorithm to `depth` (for the node-budget search, `depth` is ignored and the
@@ -551,11 +555,16 @@ impl<G: GameInfo, E: Evaluator<G>> Session for GameSession<G, E> {
         self.quick_solve = on;
     }
 
-    fn solve_near_end(&mut self, reach: u32) -> Option<Result<SearchReport, SolverStopped>> {
+    fn solve_near_end(
+        &mut self,
+        reach: u32,
+        deadline: Option<Instant>,
+    ) -> Option<Result<SearchReport, SolverStopped>> {
         let start = Instant::now();
         let stop = self.searcher.stop_flag();
         let limits = SolverLimits {
             stop: Some(&stop),
+            deadline,
             ..SolverLimits::default()
         };
         let solved = self.pos.solve_near_end(reach, &mut self.solver, &limits)?;

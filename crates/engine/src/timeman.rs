@@ -8,6 +8,8 @@
 
 use std::time::Duration;
 
+use duel_core::Score;
+
 /// The clock of the side to move, as a GUI gives it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Clock {
@@ -70,6 +72,56 @@ pub fn soft_scale(stable: u32, drop: i32) -> f64 {
         _ => 0.7,
     };
     by_move * (1.0 + f64::from(drop.clamp(0, 100)) / 200.0)
+}
+
+/// How the search goes from iteration to iteration, for [`soft_scale`]: the last best move
+/// and value, and how many iterations the move has stayed the best.
+#[derive(Debug, Default)]
+pub struct Trend {
+    best: Option<String>,
+    value: Option<i32>,
+    stable: u32,
+    /// The last scale found (None before the first iteration: the plain soft limit).
+    scale: Option<f64>,
+}
+
+impl Trend {
+    /// Takes in an iteration's best move and value.
+    pub fn observe(&mut self, best: &Option<String>, value: Score) {
+        self.stable = if self.best == *best {
+            self.stable + 1
+        } else {
+            0
+        };
+        // Mate values are far apart: a drop is counted only between plain values.
+        let drop = match self.value {
+            Some(v) if !value.is_decisive() => v - value.0,
+            _ => 0,
+        };
+        self.best.clone_from(best);
+        self.value = (!value.is_decisive()).then_some(value.0);
+        self.scale = Some(soft_scale(self.stable, drop));
+    }
+
+    /// The soft limit of `b` scaled by the trend so far, never past half the hard one: an
+    /// iteration started later than that would rarely finish before the hard stop, and the
+    /// search, which spends its time limit to the end, would use the clock for a partial one.
+    pub fn soft_limit(&self, b: &Budget) -> Duration {
+        b.soft.mul_f64(self.scale.unwrap_or(1.0)).min(b.hard / 2)
+    }
+
+    /// After an iteration with best move `best` and value `value`, `elapsed` into the move:
+    /// whether to stop, the soft limit of `b` as the trend now scales it having passed.
+    pub fn past_soft(
+        &mut self,
+        best: &Option<String>,
+        value: Score,
+        b: &Budget,
+        elapsed: Duration,
+    ) -> bool {
+        self.observe(best, value);
+        elapsed >= self.soft_limit(b)
+    }
 }
 
 #[cfg(test)]

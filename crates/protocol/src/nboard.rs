@@ -6,7 +6,7 @@
 //! | `set depth N` | midgame search depth | nothing |
 //! | `set game GGF` | all further commands concern the end of this game | nothing |
 //! | `set contempt N` | contempt, in centi-discs | nothing |
-//! | `move MV[/EVAL[/TIME]]` | a move was played (also bare `MV`) | nothing |
+//! | `move MV[/EVAL[/TIME]]` | a move was played (also bare `MV`), TIME in seconds | nothing |
 //! | `hint N` | evaluate the best N moves | `status ...`, `search PV EVAL 0 DEPTH` lines, `status` |
 //! | `go` | choose a move (the board is not changed) | `status ...`, `nodestats ...`, `=== MV/EVAL/TIME`, `status` |
 //! | `ping N` | stop thinking, then acknowledge | `pong N` |
@@ -30,8 +30,15 @@ pub enum Command {
     SetGame(String),
     /// `set contempt N`.
     SetContempt(i32),
-    /// `move MV/EVAL/TIME`, or a bare move: the move text, unparsed (the game checks it).
-    Move(String),
+    /// `move MV/EVAL/TIME`, or a bare move: the move text and the time it took (seconds),
+    /// both unparsed (the game checks the move, the engine the time; the evaluation is left
+    /// out, as it is only the mover's opinion).
+    Move {
+        /// The move, `F5` or `PA`.
+        mv: String,
+        /// The time field when there is one, `3.2`.
+        time: Option<String>,
+    },
     /// `hint N`.
     Hint(u32),
     /// `go`.
@@ -86,10 +93,13 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
             }
         }
         "move" => match first_arg {
-            // Eval and time after the move are advisory; only the move matters.
-            Some(mv) => Ok(Command::Move(
-                mv.split('/').next().unwrap_or(mv).to_string(),
-            )),
+            // The evaluation is advisory; the time counts on the clock of a timed game.
+            Some(text) => {
+                let mut fields = text.split('/');
+                let mv = fields.next().unwrap_or(text).to_string();
+                let time = fields.nth(1).filter(|t| !t.is_empty()).map(str::to_string);
+                Ok(Command::Move { mv, time })
+            }
             None => Err(bad("move", "the move is missing")),
         },
         "hint" => {
@@ -105,7 +115,10 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "analyze" => Ok(Command::Analyze),
         "quit" => Ok(Command::Quit),
         // NBoard 1.1 sent bare moves ("F5"); accept any two-character word as one.
-        w if w.len() == 2 && rest.is_empty() => Ok(Command::Move(w.to_string())),
+        w if w.len() == 2 && rest.is_empty() => Ok(Command::Move {
+            mv: w.to_string(),
+            time: None,
+        }),
         other => Err(ParseError::Unknown(other.to_string())),
     }
 }
@@ -180,7 +193,8 @@ impl fmt::Display for Command {
             Command::SetDepth(d) => write!(f, "set depth {d}"),
             Command::SetGame(g) => write!(f, "set game {g}"),
             Command::SetContempt(c) => write!(f, "set contempt {c}"),
-            Command::Move(m) => write!(f, "move {m}"),
+            Command::Move { mv, time: None } => write!(f, "move {mv}"),
+            Command::Move { mv, time: Some(t) } => write!(f, "move {mv}//{t}"),
             Command::Hint(n) => write!(f, "hint {n}"),
             Command::Go => write!(f, "go"),
             Command::Ping(n) if n.is_empty() => write!(f, "ping"),
@@ -269,9 +283,16 @@ mod tests {
             parse(&format!("set game {ggf}")),
             Ok(Command::SetGame(ggf.to_string()))
         );
-        assert_eq!(parse("move F5/-1.00/3.2"), Ok(Command::Move("F5".into())));
-        assert_eq!(parse("move PA"), Ok(Command::Move("PA".into())));
-        assert_eq!(parse("F5"), Ok(Command::Move("F5".into())));
+        let mv = |m: &str, t: Option<&str>| Command::Move {
+            mv: m.into(),
+            time: t.map(Into::into),
+        };
+        assert_eq!(parse("move F5/-1.00/3.2"), Ok(mv("F5", Some("3.2"))));
+        assert_eq!(parse("move F5//x"), Ok(mv("F5", Some("x"))));
+        assert_eq!(parse("move F5/1.5"), Ok(mv("F5", None)));
+        assert_eq!(parse("move F5//"), Ok(mv("F5", None)));
+        assert_eq!(parse("move PA"), Ok(mv("PA", None)));
+        assert_eq!(parse("F5"), Ok(mv("F5", None)));
         assert_eq!(parse("hint 3"), Ok(Command::Hint(3)));
         assert_eq!(parse("  go  "), Ok(Command::Go));
         assert_eq!(parse("ping 17"), Ok(Command::Ping("17".into())));
@@ -288,7 +309,14 @@ mod tests {
             Command::SetDepth(12),
             Command::SetGame("(;GM[Othello]PC[x];)".into()),
             Command::SetContempt(-150),
-            Command::Move("F5".into()),
+            Command::Move {
+                mv: "F5".into(),
+                time: None,
+            },
+            Command::Move {
+                mv: "F5".into(),
+                time: Some("0.25".into()),
+            },
             Command::Hint(3),
             Command::Go,
             Command::Ping("7".into()),

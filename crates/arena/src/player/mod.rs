@@ -48,6 +48,8 @@ pub struct Turn<'a, G: Game> {
     pub clocks: [Duration; 2],
     /// The controls, the first player's first.
     pub controls: [TimeControl; 2],
+    /// The time each move took, as the clocks charged it (zero for an opening's moves).
+    pub times: &'a [Duration],
     /// When the mover's flag falls.
     pub deadline: Instant,
 }

@@ -1,7 +1,11 @@
 //! An NBoard engine (Othello) as a player: the game so far as GGF (`set game`), then `go`,
-//! and `=== MOVE/EVAL/TIME` as the answer. NBoard has no clock: the engine searches to the
-//! depth it is set to (`set depth`, from the match's `--depth` or the `depth` option), and the
-//! match's clock only judges it.
+//! and `=== MOVE/EVAL/TIME` as the answer. NBoard has no clock command: under a depth the
+//! engine searches to the depth it is set to (`set depth`, from the match's `--depth` or the
+//! `depth` option), and the match's clock only guards it; under a game clock the GGF carries
+//! it, as the NBoard GUI sends it (`TI[2/0.02]`, or `TB` and `TW` for time odds, and each
+//! move's time as the match's clock charged it, `B[F5//0.123]`), for an engine that plays by
+//! it (`duel nboard --tc`). A time per move has no GGF form: the engine is told nothing, and
+//! keeps to it by its own options (`duel nboard --time`).
 
 use std::time::Instant;
 
@@ -112,7 +116,18 @@ impl<G: GameInfo> Player<G> for NboardEngine {
     }
 
     fn think(&mut self, turn: &Turn<'_, G>) -> Result<Answer, ArenaError> {
-        let game = G::record(turn.start, turn.moves, &RecordInfo::default()).ok_or_else(|| {
+        // Under a depth, the game as before: no clock and no times.
+        let clocks = turn.controls.map(|c| c.clock());
+        let info = RecordInfo {
+            clocks,
+            times: if clocks == [None, None] {
+                &[]
+            } else {
+                turn.times
+            },
+            ..RecordInfo::default()
+        };
+        let game = G::record(turn.start, turn.moves, &info).ok_or_else(|| {
             self.p.unable(format!(
                 "{} has no game record to send over NBoard",
                 G::TITLE

@@ -781,3 +781,20 @@ fn times_out_of_range_say_why() {
         .failure(&["too long", "99999999999999999999s"]);
     duel(&["analyze", "connect4", "--time", "0s"]).failure(&["more than zero"]);
 }
+
+/// `play --tc`: the engine plays a whole game of Othello on a one-second clock per side,
+/// each move within what its side had left, the clock shown after it.
+#[test]
+fn play_on_a_game_clock() {
+    let out = duel(&["play", "othello", "--as", "none", "--tc", "1+0.01"]).success();
+    let clocks: Vec<f64> = out
+        .lines()
+        .filter_map(|l| l.split(", clock ").nth(1))
+        .map(|c| c.trim_end_matches(" s)").parse().unwrap())
+        .collect();
+    assert!(clocks.len() >= 50, "{out}");
+    assert!(clocks.iter().all(|&c| c > 0.0), "{clocks:?}");
+    assert!(out.contains("result: "), "{out}");
+    duel(&["play", "othello", "--tc", "1+0", "--depth", "3"]).failure(&["cannot be used with"]);
+    duel(&["play", "othello", "--tc", "0"]).failure(&["base time must be above zero"]);
+}

@@ -1,14 +1,15 @@
 //! Transcripts of `duel nboard` (the NBoard protocol, Othello), run against the real binary:
-//! well-formed sessions, malformed lines, a game whose last move is a pass, and commands sent
-//! while the engine thinks.
+//! well-formed sessions, malformed lines, a game whose last move is a pass, commands sent
+//! while the engine thinks, and games on the clock.
 
 use std::io::Write;
 use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
-use crate::transcript::{Engine, AT_ONCE};
+use crate::transcript::{Engine, AT_ONCE, PATIENCE};
 
-use duel_core::{Game, SplitMix64};
-use duel_othello::{to_ggf, Move, Othello};
+use duel_core::{Game, RecordClock, SplitMix64};
+use duel_othello::{to_ggf, GgfGame, Move, Othello};
 
 /// Runs a session; returns stdout lines (nodestats dropped) and the exit success.
 fn session(input: &str) -> (Vec<String>, bool) {
@@ -337,4 +338,157 @@ fn ping_stops_an_exact_solve() {
     assert!(is_legal(&pos, &answer[4..6]), "{answer}");
     e.send("quit");
     e.exits_within(AT_ONCE, "quit");
+}
+
+/// A whole game on a small clock, the test as the GUI: before each move the game goes out
+/// with its clock (`TI[1/0.01]`) and the time every move took as the test measured it, pipes
+/// included, and the engine plays both sides. No move may take more than its side has left.
+fn play_on_the_clock(args: &[&str], send_clock: bool) {
+    let clock = RecordClock {
+        base: Duration::from_secs(1),
+        increment: Duration::from_millis(10),
+    };
+    let mut args = args.to_vec();
+    args.extend(["--hash", "1"]);
+    let mut e = Engine::start(&args);
+    e.send("nboard 2");
+    // Started, as a GUI or the arena waits for it before the game.
+    e.send("ping 0");
+    e.within(PATIENCE, "ping", |l| l == "pong 0");
+    let mut game = GgfGame::new(Othello::start(), Vec::new());
+    if send_clock {
+        game.clocks = [Some(clock); 2];
+    }
+    let mut pos = Othello::start();
+    let mut left = [clock.base; 2];
+    while !pos.is_over() {
+        let side = pos.side_to_move() as usize;
+        e.send(&format!("set game {}", game.to_text()));
+        let t0 = Instant::now();
+        e.send("go");
+        let lines = e.within(PATIENCE, "go", |l| l.starts_with("=== "));
+        let used = t0.elapsed();
+        assert!(
+            used <= left[side],
+            "move {} took {used:?} with {:?} left",
+            game.moves.len() + 1,
+            left[side]
+        );
+        left[side] = left[side] - used + clock.increment;
+        let answer = &lines.last().unwrap()[4..];
+        let mv = pos
+            .parse_move(answer.split('/').next().unwrap())
+            .unwrap_or_else(|e| panic!("{answer}: {e}"));
+        pos.play(mv);
+        game.moves.push(mv);
+        game.times.push(Some(used));
+    }
+    e.send("quit");
+    e.exits_within(AT_ONCE, "quit");
+}
+
+/// `--tc`: the engine keeps its own clock, from its own times, when the GUI sends none.
+#[test]
+fn a_game_on_the_engines_own_clock_is_never_lost_on_time() {
+    play_on_the_clock(&["nboard", "--tc", "1+0.01"], false);
+}
+
+/// The GUI's clock (`TI`) replaces `--tc`'s: an hour on the command line, a second in the game.
+#[test]
+fn a_game_on_the_guis_clock_is_never_lost_on_time() {
+    play_on_the_clock(&["nboard", "--tc", "3600+0"], true);
+}
+
+/// Under a depth, the game's clock guards: a search to depth 30 from the start would take
+/// minutes, and with half a second left the engine answers well within it.
+#[test]
+fn a_depth_search_stops_at_the_games_clock() {
+    let mut game = GgfGame::new(Othello::start(), Vec::new());
+    game.clocks = [Some(RecordClock {
+        base: Duration::from_millis(500),
+        increment: Duration::ZERO,
+    }); 2];
+    let mut e = Engine::start(&["nboard", "--hash", "1"]);
+    e.send("nboard 2");
+    e.send("set depth 30");
+    e.send(&format!("set game {}", game.to_text()));
+    let t0 = Instant::now();
+    e.send("go");
+    let lines = e.within(PATIENCE, "go", |l| l.starts_with("=== "));
+    assert!(t0.elapsed() < Duration::from_millis(500), "{lines:?}");
+    assert!(is_legal(&Othello::start(), &lines.last().unwrap()[4..6]));
+    e.send("quit");
+    e.exits_within(AT_ONCE, "quit");
+}
+
+/// `--time`: every move takes about its time, never more than it and the pipes; `set depth`
+/// then says it sets only the depth of hints and analysis.
+#[test]
+fn a_time_per_move() {
+    let mut e = Engine::start(&["nboard", "--hash", "1", "--time", "300ms"]);
+    e.send("nboard 2");
+    e.send("set depth 2");
+    e.within(AT_ONCE, "set depth", |l| {
+        l == "status depth 2 for hint and analyze; go is timed by the command line"
+    });
+    e.send(&format!("set game {START_GGF}"));
+    let t0 = Instant::now();
+    e.send("go");
+    let lines = e.within(PATIENCE, "go", |l| l.starts_with("=== "));
+    let used = t0.elapsed();
+    let answer = lines.last().unwrap();
+    let seconds: f64 = answer.rsplit('/').next().unwrap().parse().unwrap();
+    // Most of the time is used (the search does not end by itself this far from the end),
+    // and no more than it.
+    assert!((0.15..=0.3).contains(&seconds), "{answer}");
+    assert!(used < Duration::from_secs(2), "{used:?}");
+    assert!(is_legal(&start_position(), &answer[4..6]), "{answer}");
+    e.send("quit");
+    e.exits_within(AT_ONCE, "quit");
+}
+
+/// A clock or a move time that is not one is named in a status line and left out; the game
+/// and its moves stand.
+#[test]
+fn odd_clocks_and_move_times_are_named_and_ignored() {
+    let ggf = START_GGF
+        .replace("TI[15:00]", "TI[soon]")
+        .replace("B[F5]", "B[F5//-3]");
+    let input = format!("nboard 2\nset depth 2\nset game {ggf}\nmove c4//x\ngo\nping 1\n");
+    let (lines, ok) = session_with(&input, &["--tc", "5+0.1"]);
+    assert!(ok);
+    for expected in [
+        "status error: set game: TI[soon] ignored: 'soon' is not a time ([[days.]hours:]minutes:seconds)",
+        "status error: set game: the time of move 1 ignored: '-3' is not a time in seconds",
+        "status error: move: time ignored: 'x' is not a time in seconds",
+    ] {
+        assert!(lines.iter().any(|l| l == expected), "{expected}: {lines:?}");
+    }
+    let mut pos = start_position();
+    pos.play(pos.parse_move("c4").unwrap());
+    let best = lines.iter().find(|l| l.starts_with("=== ")).unwrap();
+    assert!(is_legal(&pos, &best[4..6]), "{best}");
+}
+
+/// Bad time options are refused at the start, naming the option, with a failure exit.
+#[test]
+fn bad_time_options_are_refused() {
+    for (args, says) in [
+        (&["--tc", "0+1"][..], "the base time must be above zero"),
+        (&["--tc", "fast"], "'fast' is not a number of seconds"),
+        (&["--time", "2"], "'2' has no unit"),
+        (&["--time", "0s"], "must be more than zero"),
+        (&["--time", "1s", "--tc", "1+1"], "cannot be used with"),
+        (&["--move-overhead", "99999"], "--move-overhead"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_duel"))
+            .arg("nboard")
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
 }

@@ -15,19 +15,51 @@
 //! to request with its tables: positions with few empty squares are solved exactly by the
 //! game's solver ([`Session::solve_near_end`], the endgame solver is fast there), the rest
 //! searched to the depth NBoard sets. The session's stop flag ends either.
+//!
+//! Time ([`Pace`]): NBoard plays its engines by depth, and so does `go` by default. With a
+//! time per move (`--time`) or a game clock (`--tc`), `go` searches by iterative deepening
+//! until [`crate::timeman`]'s soft limit (scaled by how the search goes, [`Trend`]) or its
+//! hard one, and the solve near the end stops at three quarters of the hard limit, leaving
+//! the rest to a search. `set depth` then sets the depth of `hint` and `analyze` only (they
+//! have no clock), and says so. The game NBoard sends may carry the clock (`TI`, `TB`, `TW`)
+//! and the time of each move (`B[F5//1.23]`, `move F5//1.23`; see [`duel_othello::ggf`]):
+//! under `--tc` its clock replaces the option's, and under a depth or a time per move it only
+//! guards, as a hard limit, so that a timed game is never lost on time. The time left is the
+//! clock's time, plus its increment for each of the engine's moves so far, minus what they
+//! took: the time the game gives for each, or else what the engine itself measured for the
+//! moves it chose. Each move also costs the pipes and the GUI something
+//! ([`NboardOptions::overhead`], or more if the GUI's times say so): that is kept back for
+//! every move still to come where the increment does not pay for it, so that at `2+0.02` on
+//! a loaded machine the clock is not spent before the end.
 
+use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+pub use duel_core::RecordClock;
 use duel_core::{Game, MoveError, Score};
-use duel_othello::{parse_ggf, Move, Othello};
+use duel_othello::ggf::parse_seconds;
+use duel_othello::{read_ggf, GgfGame, Move, Othello};
 use duel_protocol::nboard::{parse, Command, Reply};
 
 use super::io::{lines, output, send, Out};
+use crate::timeman::{budget, Budget, Clock, Trend};
 use crate::{open, EngineError, Limits, SearchConfig, Session};
+
+/// How `go` spends its time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Pace {
+    /// To the depth `set depth` sets (the options' default depth until it does).
+    #[default]
+    Depth,
+    /// This long for every move (`--time`).
+    MoveTime(Duration),
+    /// A game clock (`--tc`), unless the game NBoard sends has one of its own.
+    Clock(RecordClock),
+}
 
 /// Settings of the loop.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,7 +72,16 @@ pub struct NboardOptions {
     pub tt_mb: usize,
     /// Midgame depth until the GUI sets one.
     pub default_depth: u32,
+    /// How `go` spends its time.
+    pub pace: Pace,
+    /// Kept back from the clock on every move for the pipes and the GUI (UCI's Move
+    /// Overhead).
+    pub overhead: Duration,
 }
+
+/// The default of [`NboardOptions::overhead`]: the arena measured about 10 ms a move of pipes
+/// and scheduling over UCI (docs/BENCHMARKS.md), and NBoard sends the whole game each move.
+pub const OVERHEAD: Duration = Duration::from_millis(20);
 
 impl Default for NboardOptions {
     fn default() -> Self {
@@ -49,6 +90,8 @@ impl Default for NboardOptions {
             solve_empties: crate::OTHELLO_SOLVE_EMPTIES,
             tt_mb: 16,
             default_depth: 10,
+            pace: Pace::Depth,
+            overhead: OVERHEAD,
         }
     }
 }
@@ -78,28 +121,61 @@ fn open_session(opts: &NboardOptions) -> Result<Box<dyn Session>, EngineError> {
     };
     session.set_config(config)?;
     session.set_quick_solve(false);
+    if opts.solve_empties > 0 {
+        // The solver's table (48 MiB, tens of milliseconds to have) is had now, not on the
+        // first position near the end, where a timed game has the least time to spare.
+        let one_empty = format!("-OX{} X", "X".repeat(61));
+        session
+            .set_position(&one_empty, &[])
+            .expect("an Othello position");
+        session.solve_near_end(1, None);
+    }
     Ok(session)
+}
+
+/// How long one evaluation may think.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Think {
+    /// To this depth, and stopped at the hard limit (a timed game's clock) if there is one.
+    Depth(u32, Option<Duration>),
+    /// Until the soft limit, scaled by the trend, or the hard one: a game clock.
+    Clock(Budget),
+    /// This long.
+    Fixed(Duration),
+}
+
+impl Think {
+    /// The hard limit, if any.
+    fn hard(self) -> Option<Duration> {
+        match self {
+            Think::Depth(_, guard) => guard,
+            Think::Clock(b) => Some(b.hard),
+            Think::Fixed(t) => Some(t),
+        }
+    }
 }
 
 /// What a worker job is given: the position, the depth, and where to answer.
 struct Job {
     pos: Othello,
     depth: u32,
+    /// How `go` thinks (`hint` and `analyze` search to `depth`).
+    think: Think,
     solve_empties: u32,
     out: Out,
     start: Instant,
 }
 
 impl Job {
-    /// One evaluation of `pos` on `session`: exact within the solve threshold, a depth-limited
-    /// search beyond it. Returns (value in discs, principal variation, plies searched), or None
-    /// once stopped. An exact solve counts as a search to the end: as many plies as empty
-    /// squares, and its line is its best move.
+    /// One evaluation of `pos` on `session`: exact within the solve threshold, a search
+    /// beyond it, to a depth or by the clock as `think` says. Returns (value in discs,
+    /// principal variation, plies searched), or None once stopped. An exact solve counts as a
+    /// search to the end: as many plies as empty squares, and its line is its best move.
     fn evaluate(
         &self,
         session: &mut dyn Session,
         pos: &Othello,
-        depth: u32,
+        think: Think,
         stop: &AtomicBool,
     ) -> Option<(f64, Vec<String>, u32)> {
         if stop.load(Ordering::Relaxed) {
@@ -109,14 +185,38 @@ impl Job {
             .set_position(&pos.to_text(), &[])
             .expect("an Othello position reads back from its text");
         // `--solve-empties` goes up to 24, where a solve takes a minute: `ping` must end it,
-        // through the session's stop flag.
-        if let Some(solved) = session.solve_near_end(self.solve_empties) {
-            let s = solved.ok()?;
-            let margin = s.margin.expect("the solver's report has its disc count");
-            return Some((f64::from(margin), s.pv, pos.empties().count_ones()));
+        // through the session's stop flag. Timed, it has three quarters of the hard limit,
+        // and a search the rest.
+        let hard = think.hard();
+        let deadline = hard.map(|h| self.start + h * 3 / 4);
+        if let Some(solved) = session.solve_near_end(self.solve_empties, deadline) {
+            match solved {
+                Ok(s) => {
+                    let margin = s.margin.expect("the solver's report has its disc count");
+                    return Some((f64::from(margin), s.pv, pos.empties().count_ones()));
+                }
+                Err(_) if hard.is_none() || stop.load(Ordering::Relaxed) => return None,
+                Err(_) => {}
+            }
         }
+        let left = |h: Duration| {
+            Some(
+                h.saturating_sub(self.start.elapsed())
+                    .max(Duration::from_millis(1)),
+            )
+        };
+        let limits = match think {
+            Think::Depth(d, guard) => Limits {
+                depth: Some(d),
+                time: guard.and_then(left),
+                ..Limits::default()
+            },
+            Think::Clock(b) => Limits::time(left(b.hard)?),
+            Think::Fixed(t) => Limits::time(left(t)?),
+        };
+        let mut trend = Trend::default();
         let mut report = session
-            .search(&Limits::depth(depth), &mut |it| {
+            .search(&limits, &mut |it| {
                 send(
                     &self.out,
                     Reply::NodeStats {
@@ -124,12 +224,25 @@ impl Job {
                         seconds: self.start.elapsed().as_secs_f64(),
                     },
                 );
+                if let Think::Clock(b) = think {
+                    if trend.past_soft(&it.best, it.value, &b, self.start.elapsed()) {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
             })
             .expect("a game in progress, searched at least a ply deep");
-        if stop.load(Ordering::Relaxed) && report.depth < depth {
-            return None;
+        match think {
+            Think::Depth(depth, None) => {
+                if stop.load(Ordering::Relaxed) && report.depth < depth {
+                    return None;
+                }
+                report.pv.truncate(depth as usize);
+            }
+            // Stopped by the clock (or by `ping`, whose answer the GUI ignores): the best
+            // move the search has, if it has one.
+            _ if report.pv.is_empty() => return None,
+            _ => {}
         }
-        report.pv.truncate(depth as usize);
         Some((discs(report.value), report.pv, report.depth))
     }
 }
@@ -143,14 +256,22 @@ struct GameMoveError {
     reason: MoveError,
 }
 
+/// How many of the engine's last moves its lag is taken from.
+const LAG_MOVES: usize = 6;
+
+/// The moves `go` answered and how long each took, by the number of moves before it, for a
+/// clock whose game gives no times.
+type OwnTimes = BTreeMap<usize, (Move, Duration)>;
+
 /// The loop's state.
 struct Nboard {
     opts: NboardOptions,
     out: Out,
-    start: Othello,
-    moves: Vec<Move>,
+    /// The game: start, moves, their times, and the clocks when the GUI sent them.
+    game: GgfGame,
     pos: Othello,
     depth: u32,
+    own: Arc<Mutex<OwnTimes>>,
     /// The session, here while no worker runs.
     session: Option<Box<dyn Session>>,
     worker: Option<JoinHandle<Box<dyn Session>>>,
@@ -165,9 +286,9 @@ impl Nboard {
             depth: opts.default_depth,
             opts,
             out,
-            start: Othello::start(),
-            moves: Vec::new(),
+            game: GgfGame::new(Othello::start(), Vec::new()),
             pos: Othello::start(),
+            own: Arc::default(),
             stop: session.stop_flag(),
             session: Some(session),
             worker: None,
@@ -225,6 +346,7 @@ impl Nboard {
         let ctx = Job {
             pos,
             depth: self.depth,
+            think: self.think(),
             solve_empties: self.opts.solve_empties,
             out: Arc::clone(&self.out),
             start: Instant::now(),
@@ -238,9 +360,9 @@ impl Nboard {
         }));
     }
 
-    fn set_position(&mut self, start: Othello, moves: Vec<Move>) -> Result<(), GameMoveError> {
-        let mut pos = start.clone();
-        for (i, &mv) in moves.iter().enumerate() {
+    fn set_position(&mut self, game: GgfGame) -> Result<(), GameMoveError> {
+        let mut pos = game.start.clone();
+        for (i, &mv) in game.moves.iter().enumerate() {
             pos.parse_move(&mv.to_string())
                 .map_err(|reason| GameMoveError {
                     index: i + 1,
@@ -248,10 +370,77 @@ impl Nboard {
                 })?;
             pos.play(mv);
         }
-        self.start = start;
-        self.moves = moves;
+        // The engine's own times stay for the moves this game shares with the last one: the
+        // GUI sends the whole game again after each move, and a new game or a takeback
+        // shares less.
+        let shared = match game.start == self.game.start {
+            true => (game.moves.iter())
+                .zip(&self.game.moves)
+                .take_while(|(a, b)| a == b)
+                .count(),
+            false => 0,
+        };
+        self.own_times().retain(|&ply, _| ply <= shared);
+        self.game = game;
         self.pos = pos;
         Ok(())
+    }
+
+    fn own_times(&self) -> std::sync::MutexGuard<'_, OwnTimes> {
+        self.own.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// How `go` thinks in the position now: by [`NboardOptions::pace`], within the game's
+    /// clock when it has one.
+    fn think(&self) -> Think {
+        let side = self.pos.side_to_move();
+        let own = self.own_times().clone();
+        let game = &self.game;
+        let own_time = |ply: usize| {
+            own.get(&ply)
+                .filter(|(mv, _)| game.moves.get(ply) == Some(mv))
+                .map(|&(_, t)| t)
+        };
+        // What a move costs beyond the search: the option, or more where the GUI's clock
+        // charged the engine's last moves more than the engine measured (the pipes and a
+        // loaded machine's scheduler), the most of the last few.
+        let lag = (own.keys().rev())
+            .filter_map(|&ply| {
+                Some(
+                    game.times
+                        .get(ply)
+                        .copied()??
+                        .saturating_sub(own_time(ply)?),
+                )
+            })
+            .take(LAG_MOVES)
+            .max()
+            .unwrap_or_default();
+        let overhead = self.opts.overhead.max(lag);
+        // Each move still to come costs that overhead too: where the increment does not pay
+        // for it, it is kept back for all of them (Othello knows how many: about half the
+        // empty squares), and never counted on to think.
+        let moves_left = self.pos.empties().count_ones().div_ceil(2);
+        let budget_on = |c: RecordClock| {
+            let reserve = overhead.saturating_sub(c.increment) * moves_left;
+            let clock = Clock {
+                left: game.time_left_on(side, c, own_time).saturating_sub(reserve),
+                increment: c.increment.saturating_sub(overhead),
+                moves_to_go: None,
+            };
+            budget(&clock, overhead)
+        };
+        // The game's clock, where the GUI sent one.
+        let game_clock = game.clocks[side as usize].map(budget_on);
+        match self.opts.pace {
+            Pace::Depth => Think::Depth(self.depth, game_clock.map(|b| b.hard)),
+            Pace::MoveTime(t) => {
+                let t = t.saturating_sub(overhead);
+                let t = game_clock.map_or(t, |b| t.min(b.hard));
+                Think::Fixed(t.max(Duration::from_millis(1)))
+            }
+            Pace::Clock(c) => Think::Clock(game_clock.unwrap_or_else(|| budget_on(c))),
+        }
     }
 
     /// Handles one command; false ends the session.
@@ -263,7 +452,7 @@ impl Nboard {
             Command::Ping(_)
                 | Command::Quit
                 | Command::SetGame(_)
-                | Command::Move(_)
+                | Command::Move { .. }
                 | Command::Go
                 | Command::Hint(_)
                 | Command::Analyze
@@ -282,7 +471,17 @@ impl Nboard {
                 }
                 send(&self.out, Reply::MyName(self.opts.name.clone()));
             }
-            Command::SetDepth(d) => self.depth = d,
+            Command::SetDepth(d) => {
+                self.depth = d;
+                if self.opts.pace != Pace::Depth {
+                    send(
+                        &self.out,
+                        Reply::Status(format!(
+                            "depth {d} for hint and analyze; go is timed by the command line"
+                        )),
+                    );
+                }
+            }
             Command::SetContempt(c) => {
                 // Said, not hidden: the search scores a draw as 0 whatever the contempt.
                 if c != 0 {
@@ -292,18 +491,27 @@ impl Nboard {
                     );
                 }
             }
-            Command::SetGame(ggf) => match parse_ggf(&ggf) {
-                Ok((start, moves)) => {
-                    if let Err(e) = self.set_position(start, moves) {
+            Command::SetGame(ggf) => match read_ggf(&ggf) {
+                Ok(game) => {
+                    for what in &game.ignored {
+                        self.error(format!("set game: {what}"));
+                    }
+                    if let Err(e) = self.set_position(game) {
                         self.error(format!("set game refused: {e}"));
                     }
                 }
                 Err(e) => self.error(format!("set game refused: {e}")),
             },
-            Command::Move(text) => match self.pos.parse_move(&text) {
+            Command::Move { mv, time } => match self.pos.parse_move(&mv) {
                 Ok(mv) => {
+                    let time = time.and_then(|t| {
+                        parse_seconds(&t)
+                            .map_err(|e| self.error(format!("move: time ignored: {e}")))
+                            .ok()
+                    });
                     self.pos.play(mv);
-                    self.moves.push(mv);
+                    self.game.moves.push(mv);
+                    self.game.times.push(time);
                 }
                 Err(e) => self.error(format!("move refused: {e}")),
             },
@@ -323,7 +531,9 @@ impl Nboard {
             self.error("go: the game is over");
             return;
         }
-        self.spawn("thinking", self.pos.clone(), |session, stop, job| {
+        let ply = self.game.moves.len();
+        let own = Arc::clone(&self.own);
+        self.spawn("thinking", self.pos.clone(), move |session, stop, job| {
             let mut moves = Vec::new();
             job.pos.generate_moves(&mut moves);
             // One legal move (a pass included): play it at once. Stopped before the first
@@ -331,12 +541,17 @@ impl Nboard {
             let first = moves[0].to_string();
             let (eval, mv) = match moves.len() {
                 1 => (0.0, first),
-                _ => match job.evaluate(session, &job.pos, job.depth, stop) {
+                _ => match job.evaluate(session, &job.pos, job.think, stop) {
                     Some((eval, pv, ..)) => (eval, pv.into_iter().next().unwrap_or(first)),
                     None => (0.0, first),
                 },
             };
-            let seconds = job.start.elapsed().as_secs_f64();
+            let took = job.start.elapsed();
+            if let Ok(m) = job.pos.parse_move(&mv) {
+                let mut own = own.lock().unwrap_or_else(|e| e.into_inner());
+                own.insert(ply, (m, took));
+            }
+            let seconds = took.as_secs_f64();
             send(&job.out, Reply::Best { mv, eval, seconds });
         });
     }
@@ -356,7 +571,8 @@ impl Nboard {
                 let value = if child.outcome().is_some() {
                     Some((-f64::from(child.final_score()), Vec::new(), 0))
                 } else {
-                    job.evaluate(session, &child, job.depth.saturating_sub(1).max(1), stop)
+                    let depth = job.depth.saturating_sub(1).max(1);
+                    job.evaluate(session, &child, Think::Depth(depth, None), stop)
                 };
                 let Some((eval, pv, d)) = value else { break };
                 let mut line = vec![mv.to_string()];
@@ -380,10 +596,10 @@ impl Nboard {
     }
 
     fn analyze(&mut self) {
-        let moves = self.moves.clone();
+        let moves = self.game.moves.clone();
         self.spawn(
             "analysing",
-            self.start.clone(),
+            self.game.start.clone(),
             move |session, stop, job| {
                 // From the end of the game back to its start, as a player reviews a game.
                 for k in (0..=moves.len()).rev() {
@@ -394,7 +610,7 @@ impl Nboard {
                     let eval = if pos.outcome().is_some() {
                         f64::from(pos.final_score())
                     } else {
-                        match job.evaluate(session, &pos, job.depth, stop) {
+                        match job.evaluate(session, &pos, Think::Depth(job.depth, None), stop) {
                             Some((eval, ..)) => eval,
                             None => break,
                         }

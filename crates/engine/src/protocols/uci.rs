@@ -32,7 +32,7 @@ use duel_protocol::uci::{
 };
 
 use super::io::{lines, output, send, Out};
-use crate::timeman::{budget, soft_scale, Budget, Clock};
+use crate::timeman::{budget, Budget, Clock, Trend};
 use crate::{evaluators, open, open_with, EngineError, Limits, Score, SearchReport, Session};
 
 /// Settings of the loop.
@@ -127,17 +127,8 @@ struct Control {
     /// it is let finish, where one without any is stopped, having no other end.
     bounded: bool,
     /// The last iteration's best move and value, and how many iterations the move has
-    /// stayed the best: what the soft limit is scaled by ([`soft_scale`]).
+    /// stayed the best: what the soft limit is scaled by ([`crate::timeman::soft_scale`]).
     trend: Mutex<Trend>,
-}
-
-#[derive(Default)]
-struct Trend {
-    best: Option<String>,
-    value: Option<i32>,
-    stable: u32,
-    /// The last scale found (None before the first iteration: the plain soft limit).
-    scale: Option<f64>,
 }
 
 impl Control {
@@ -146,30 +137,20 @@ impl Control {
         self.stop.store(true, Ordering::Relaxed);
     }
 
-    /// The soft limit scaled by the trend so far, never past half the hard one: an iteration
-    /// started later than that would rarely finish before the hard stop, and the search,
-    /// which spends its time limit to the end, would use the clock for a partial one.
+    /// The soft limit scaled by the trend so far ([`Trend::soft_limit`]).
     fn soft_limit(&self, b: &Budget) -> Duration {
         let t = self.trend.lock().unwrap_or_else(|e| e.into_inner());
-        b.soft.mul_f64(t.scale.unwrap_or(1.0)).min(b.hard / 2)
+        t.soft_limit(b)
     }
 
     /// After each iteration: stop when the soft limit has passed or the mate asked for is found.
     fn after_iteration(&self, r: &SearchReport) {
         let pondering = self.pondering.load(Ordering::Relaxed);
         if let Some(b) = self.budget {
-            {
-                let mut t = self.trend.lock().unwrap_or_else(|e| e.into_inner());
-                t.stable = if t.best == r.best { t.stable + 1 } else { 0 };
-                // Mate values are far apart: a drop is counted only between plain values.
-                let drop = match t.value {
-                    Some(v) if !r.value.is_decisive() => v - r.value.0,
-                    _ => 0,
-                };
-                t.best.clone_from(&r.best);
-                t.value = (!r.value.is_decisive()).then_some(r.value.0);
-                t.scale = Some(soft_scale(t.stable, drop));
-            }
+            self.trend
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .observe(&r.best, r.value);
             if !pondering && self.start.elapsed() >= self.soft_limit(&b) {
                 self.stop.store(true, Ordering::Relaxed);
             }

@@ -13,7 +13,7 @@ use duel_core::{
 };
 
 use crate::solver::Stage;
-use crate::{parse_ggf, to_ggf, Move, Othello, Pattern, Solver, Textbook};
+use crate::{parse_ggf, GgfGame, Move, Othello, Pattern, Solver, Textbook};
 
 /// Positions with at most this many empty squares are solved exactly by `analyze`, `play` and
 /// (by default) `nboard`: a few milliseconds, and the answer is perfect.
@@ -101,8 +101,15 @@ impl GameInfo for Othello {
         })
     }
 
-    fn record(start: &Self, moves: &[Move], _info: &RecordInfo<'_>) -> Option<String> {
-        Some(to_ggf(start, moves))
+    /// GGF, with the clocks (`TI`, or `TB` and `TW`) and each move's time where known and not
+    /// zero (GGS writes none then); the names and tags have no place NBoard reads.
+    fn record(start: &Self, moves: &[Move], info: &RecordInfo<'_>) -> Option<String> {
+        let mut game = GgfGame::new(start.clone(), moves.to_vec());
+        game.clocks = info.clocks;
+        for (time, &t) in game.times.iter_mut().zip(info.times) {
+            *time = (!t.is_zero()).then_some(t);
+        }
+        Some(game.to_text())
     }
 
     /// A GGF game (NBoard's, or [`GameInfo::record`]'s), else a position text as a start with

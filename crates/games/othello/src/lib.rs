@@ -23,7 +23,8 @@
 //!
 //! - [`Othello`] and [`Move`]: the rules ([`duel_core::Game`]), with the bitboard helpers the
 //!   evaluators and the solver use; [`bitboard`] holds the move and flip generation itself.
-//! - [`ggf`]: game records as NBoard sends them ([`parse_ggf`], [`to_ggf`]).
+//! - [`ggf`]: game records as NBoard sends them ([`parse_ggf`], [`to_ggf`]; [`read_ggf`] and
+//!   [`GgfGame`] with the clocks and move times).
 //! - [`perft`]: the reference count and the fast bulk-counting one.
 //! - [`Textbook`]: the founding text's evaluation and its corner rule for move ordering.
 //! - [`solver`]: the exact endgame solver ([`Solver`]), disc difference with empties to the
@@ -41,7 +42,7 @@ mod textbook;
 
 pub use board::{final_score, Move, Othello};
 pub use estimate::Estimate;
-pub use ggf::{parse_ggf, to_ggf};
+pub use ggf::{parse_ggf, read_ggf, to_ggf, GgfGame};
 pub use info::{QUICK_SOLVE_EMPTIES, SOLVE_MAX_EMPTIES};
 pub use pattern::Pattern;
 pub use solver::{Solution, Solver};

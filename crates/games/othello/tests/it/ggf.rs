@@ -1,7 +1,9 @@
 //! GGF game records, as NBoard sends them with `set game`.
 
-use duel_core::{Game, SplitMix64};
-use duel_othello::{parse_ggf, to_ggf, Move, Othello};
+use std::time::Duration;
+
+use duel_core::{Game, RecordClock, Side, SplitMix64};
+use duel_othello::{parse_ggf, read_ggf, to_ggf, Move, Othello};
 
 /// A game in which black has to pass at move 9, written the way NBoard writes records:
 /// evaluations and times after the squares, capitals, `PA` for the pass.
@@ -113,4 +115,79 @@ fn bad_records_say_what_is_wrong() {
     );
     let r = reason("(;GM[Othello]B[F5]B[F4];)");
     assert!(r.contains("move 2 B[F4]: it is white's turn"), "{r}");
+}
+
+fn secs(s: f64) -> Duration {
+    Duration::from_secs_f64(s)
+}
+
+#[test]
+fn clocks_and_move_times() {
+    let g = read_ggf(WITH_PASS).unwrap();
+    let five = Some(RecordClock {
+        base: secs(300.0),
+        increment: Duration::ZERO,
+    });
+    assert_eq!(g.clocks, [five, five]);
+    assert_eq!(g.times[0], Some(secs(0.12)));
+    assert_eq!(g.times[1], None);
+    assert_eq!(g.times[2], Some(secs(0.2)));
+    assert!(g.ignored.is_empty());
+    // Black moved d3, f5, d1, b2, PA, a1: 0.32 s recorded; white's moves have no times, and
+    // a time found elsewhere (the engine's own) counts for those.
+    assert_eq!(g.time_left(Side::First, |_| None), Some(secs(300.0 - 0.32)));
+    assert_eq!(
+        g.time_left(Side::Second, |_| Some(secs(1.0))),
+        Some(secs(295.0))
+    );
+    // Separate clocks, with increments: each move adds its side's increment.
+    let tb = WITH_PASS.replace("TI[5:00]", "TB[1:00/2]TW[0:10/0.5/1:00]");
+    let g = read_ggf(&tb).unwrap();
+    assert_eq!(g.time_left(Side::First, |_| None), Some(secs(72.0 - 0.32)));
+    assert_eq!(g.time_left(Side::Second, |_| None), Some(secs(12.5)));
+    // Spent beyond the clock: nothing left, never an overflow.
+    let late = WITH_PASS.replace("B[D3//0.12]", "B[D3//400]");
+    let g = read_ggf(&late).unwrap();
+    assert_eq!(g.time_left(Side::First, |_| None), Some(Duration::ZERO));
+}
+
+#[test]
+fn odd_clocks_and_times_are_ignored_and_named() {
+    let odd = WITH_PASS
+        .replace("TI[5:00]", "TI[five minutes]")
+        .replace("B[D3//0.12]", "B[D3//-1]")
+        .replace("B[F5/1.50/0.2]", "B[F5/1.50/NaN]");
+    let g = read_ggf(&odd).unwrap();
+    assert_eq!(g.clocks, [None, None]);
+    assert_eq!((g.times[0], g.times[2]), (None, None));
+    assert_eq!(g.ignored.len(), 3, "{:?}", g.ignored);
+    assert!(g.ignored[0].contains("TI[five minutes]"), "{:?}", g.ignored);
+    assert_eq!(g.moves, parse_ggf(WITH_PASS).unwrap().1);
+    // No clock at all, as `to_ggf` writes it.
+    let g = read_ggf(&to_ggf(&Othello::start(), &[])).unwrap();
+    assert_eq!((g.clocks, g.ignored.len()), ([None, None], 0));
+}
+
+#[test]
+fn timed_records_read_back() {
+    let mut g = read_ggf(WITH_PASS).unwrap();
+    g.clocks = [
+        Some(RecordClock {
+            base: secs(2.0),
+            increment: secs(0.02),
+        }),
+        Some(RecordClock {
+            base: secs(90.0),
+            increment: Duration::ZERO,
+        }),
+    ];
+    g.times = (0..g.moves.len())
+        .map(|i| Some(Duration::from_millis(7 * i as u64)))
+        .collect();
+    let text = g.to_text();
+    assert!(text.contains("TB[2/0.02]TW[1:30]"), "{text}");
+    assert!(text.contains("W[C3//0.007]"), "{text}");
+    assert_eq!(read_ggf(&text).unwrap(), g);
+    g.clocks[1] = g.clocks[0];
+    assert!(g.to_text().contains("TI[2/0.02]"));
 }

@@ -196,6 +196,34 @@ fn endgames_are_solved_exactly() {
     assert_eq!(parts[1].parse::<f64>().unwrap(), 18.0, "{best}");
 }
 
+/// On the clock the solve reaches further than `--solve-empties`: FFO #23 has 18 empty
+/// squares, four more than the default reach, and half a second (half of `--time 1s`) is
+/// expected to solve it (`duel_othello::solve_reach`).
+#[test]
+fn on_the_clock_endgames_are_solved_from_further() {
+    let ffo23 = "--O-------OOX---OOOXXXO-OOOOXOXXXXXOOXOXXXXXXOOXX-XXXXOX--XXXX-- X";
+    let ggf = to_ggf(&Othello::from_text(ffo23).unwrap(), &[]);
+    let input = format!("nboard 2\nset game {ggf}\ngo\n");
+    let answer = |args: &[&str]| {
+        let (lines, _) = session_with(&input, args);
+        let best = lines
+            .into_iter()
+            .find(|l| l.starts_with("=== "))
+            .expect("an answer");
+        let parts: Vec<String> = best[4..].split('/').map(str::to_string).collect();
+        (
+            parts[0].to_ascii_lowercase(),
+            parts[1].parse::<f64>().unwrap(),
+        )
+    };
+    assert_eq!(answer(&["--time", "1s"]), ("a2".to_string(), 4.0));
+    let (_, searched) = answer(&[]);
+    assert!(
+        searched.fract() != 0.0,
+        "the depth search's value {searched} is no disc count"
+    );
+}
+
 #[test]
 fn ping_interrupts_a_running_search() {
     // Depth 60 from the opening would run for hours; ping must stop it and still answer.

@@ -19,8 +19,10 @@
 //! Time ([`Pace`]): NBoard plays its engines by depth, and so does `go` by default. With a
 //! time per move (`--time`) or a game clock (`--tc`), `go` searches by iterative deepening
 //! until [`crate::timeman`]'s soft limit (scaled by how the search goes, [`Trend`]) or its
-//! hard one, and the solve near the end stops at three quarters of the hard limit, leaving
-//! the rest to a search. `set depth` then sets the depth of `hint` and `analyze` only (they
+//! hard one. The solve near the end then starts as far from the end as the move's time
+//! allows ([`duel_othello::solve_reach`] of the soft limit, or of half a fixed time; at
+//! least `--solve-empties`) and stops at three quarters of the hard limit, leaving the rest
+//! to a search. `set depth` then sets the depth of `hint` and `analyze` only (they
 //! have no clock), and says so. The game NBoard sends may carry the clock (`TI`, `TB`, `TW`)
 //! and the time of each move (`B[F5//1.23]`, `move F5//1.23`; see [`duel_othello::ggf`]):
 //! under `--tc` its clock replaces the option's, and under a depth or a time per move it only
@@ -42,7 +44,7 @@ use std::time::{Duration, Instant};
 pub use duel_core::RecordClock;
 use duel_core::{Game, MoveError, Score};
 use duel_othello::ggf::parse_seconds;
-use duel_othello::{read_ggf, GgfGame, Move, Othello};
+use duel_othello::{read_ggf, solve_reach, GgfGame, Move, Othello};
 use duel_protocol::nboard::{parse, Command, Reply};
 
 use super::io::{lines, output, send, Out};
@@ -189,7 +191,14 @@ impl Job {
         // and a search the rest.
         let hard = think.hard();
         let deadline = hard.map(|h| self.start + h * 3 / 4);
-        if let Some(solved) = session.solve_near_end(self.solve_empties, deadline) {
+        // On the clock, as far from the end as the move's time is expected to allow
+        // (NTest and Edax solve from 20 and more empties at their usual levels).
+        let reach = match think {
+            Think::Depth(..) => self.solve_empties,
+            Think::Clock(b) => self.solve_empties.max(solve_reach(b.soft)),
+            Think::Fixed(t) => self.solve_empties.max(solve_reach(t / 2)),
+        };
+        if let Some(solved) = session.solve_near_end(reach, deadline) {
             match solved {
                 Ok(s) => {
                     let margin = s.margin.expect("the solver's report has its disc count");

@@ -27,6 +27,22 @@ pub const QUICK_SOLVE_EMPTIES: u32 = 14;
 /// takes 5 s: the exact values of the bad moves are what cost.
 pub const SOLVE_MAX_EMPTIES: u32 = 30;
 
+/// The most empty squares at which an exact solve is worth starting with `time` to spend:
+/// the solver's time grows about 2.5-fold per empty square from about 2 ms at 14. Measured
+/// 2026-11-29 with `cargo run --release -p duel-othello --example ffo` on the two-core
+/// development machine, the other core busy: FFO #1–#7 (14 empties) 1–5 ms, #13–#19 (16)
+/// 2–14 ms, #22–#23 (17, 18) 23–27 ms, #26–#34 (20) 82–791 ms, #37 (22) 1.1 s. Positions from
+/// games are mostly easier than FFO's; a solve past its deadline gives way to a search.
+pub fn solve_reach(time: std::time::Duration) -> u32 {
+    let mut reach = QUICK_SOLVE_EMPTIES;
+    let mut cost = 0.002;
+    while reach < SOLVE_MAX_EMPTIES && cost * 2.5 <= time.as_secs_f64() {
+        cost *= 2.5;
+        reach += 1;
+    }
+    reach
+}
+
 /// What the solves beyond [`SOLVE_MAX_EMPTIES`] take.
 const SOLVE_TAKES: &str = "solving every move exactly took a minute at 24 empty squares here, \
     some 20 minutes at 28 to 30, and hours from 34";
@@ -247,6 +263,27 @@ impl ExactSolver<Othello> for Solver {
             1 => Score::win_in(0),
             -1 => Score::loss_in(0),
             _ => Score::DRAW,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn the_solve_reach_grows_with_time_within_the_limits() {
+        let at = |ms| solve_reach(Duration::from_millis(ms));
+        assert_eq!(at(0), QUICK_SOLVE_EMPTIES);
+        // 2 ms · 2.5^4 = 78 ms, 2.5^6 = 488 ms.
+        assert_eq!(at(150), 18);
+        assert_eq!(at(500), 20);
+        assert_eq!(solve_reach(Duration::from_secs(1 << 20)), SOLVE_MAX_EMPTIES);
+        let mut last = 0;
+        for ms in (0..100_000).step_by(250) {
+            assert!(at(ms) >= last);
+            last = at(ms);
         }
     }
 }

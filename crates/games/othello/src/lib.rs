@@ -43,7 +43,7 @@ mod textbook;
 pub use board::{final_score, Move, Othello};
 pub use estimate::Estimate;
 pub use ggf::{parse_ggf, read_ggf, to_ggf, GgfGame};
-pub use info::{QUICK_SOLVE_EMPTIES, SOLVE_MAX_EMPTIES};
+pub use info::{solve_reach, QUICK_SOLVE_EMPTIES, SOLVE_MAX_EMPTIES};
 pub use pattern::Pattern;
 pub use solver::{Solution, Solver};
 pub use textbook::{Feature, Textbook, CORNER_AFTER_X_HINT, HINT_SCALE, SQUARE_WEIGHTS, WEIGHTS};

@@ -4,24 +4,26 @@ GGF file (`--pgn`), from the `//seconds` the arena writes after each move under 
 
 Usage: scripts/ggf-move-times.py GAMES.ggf
 
-The first engine plays Black in the first game and the colours swap every game, as the arena
-schedules them (each opening twice).
+Players are told apart by their names (`PB`, `PW`); records without names (`PB[?]`, written
+before the arena named the players) count the first engine as Black in the file's first
+game and the colours as swapping every game, which holds for one game at a time only.
 """
 import re
 import statistics
 import sys
 
 games = [line for line in open(sys.argv[1]) if line.startswith("(;")]
-first, second = [], []
+times = {}
 for i, game in enumerate(games):
-    first_is_black = i % 2 == 0
+    black = re.search(r"PB\[((?:\\.|[^\]\\])*)\]", game)
+    white = re.search(r"PW\[((?:\\.|[^\]\\])*)\]", game)
+    names = (black.group(1) if black else "?", white.group(1) if white else "?")
+    if names == ("?", "?"):
+        names = ("first", "second") if i % 2 == 0 else ("second", "first")
     for side, seconds in re.findall(r"([BW])\[[A-Za-z0-9]+//([0-9.]+)\]", game):
-        (first if (side == "B") == first_is_black else second).append(float(seconds))
-for name, times in (("first", first), ("second", second)):
-    if not times:
-        print(f"{name}: no timed moves")
-        continue
+        times.setdefault(names[side == "W"], []).append(float(seconds))
+for name, ts in sorted(times.items()):
     print(
-        f"{name}: {len(times)} moves, mean {statistics.mean(times):.3f} s, "
-        f"median {statistics.median(times):.3f} s, max {max(times):.3f} s"
+        f"{name}: {len(ts)} moves, mean {statistics.mean(ts):.3f} s, "
+        f"median {statistics.median(ts):.3f} s, max {max(ts):.3f} s"
     )

@@ -125,7 +125,18 @@ impl GameInfo for Othello {
         for (time, &t) in game.times.iter_mut().zip(info.times) {
             *time = (!t.is_zero()).then_some(t);
         }
-        Some(game.to_text())
+        // The players, so that a match's records say who had which colour. GGF escapes `]`
+        // and `\` in a value with a backslash.
+        let name = |n: &str| {
+            let n = n.trim();
+            if n.is_empty() {
+                "?".to_string()
+            } else {
+                n.replace('\\', "\\\\").replace(']', "\\]")
+            }
+        };
+        let names = format!("PB[{}]PW[{}]", name(info.names[0]), name(info.names[1]));
+        Some(game.to_text().replacen("PB[?]PW[?]", &names, 1))
     }
 
     /// A GGF game (NBoard's, or [`GameInfo::record`]'s), else a position text as a start with
@@ -271,6 +282,29 @@ impl ExactSolver<Othello> for Solver {
 mod tests {
     use super::*;
     use std::time::Duration;
+
+    #[test]
+    fn records_name_the_players_and_read_back() {
+        use duel_core::Game;
+        let start = Othello::start();
+        let moves: Vec<Move> = ["f5", "d6", "c3"]
+            .iter()
+            .scan(start.clone(), |pos, m| {
+                let mv = pos.parse_move(m).unwrap();
+                pos.play(mv);
+                Some(mv)
+            })
+            .collect();
+        let info = RecordInfo {
+            names: ["duel nboard", "odd]name\\"],
+            ..RecordInfo::default()
+        };
+        let text = Othello::record(&start, &moves, &info).unwrap();
+        assert!(text.contains("PB[duel nboard]PW[odd\\]name\\\\]"), "{text}");
+        assert_eq!(Othello::read_record(&start, &text).unwrap().1, moves);
+        let unnamed = Othello::record(&start, &moves, &RecordInfo::default()).unwrap();
+        assert!(unnamed.contains("PB[?]PW[?]"), "{unnamed}");
+    }
 
     #[test]
     fn the_solve_reach_grows_with_time_within_the_limits() {

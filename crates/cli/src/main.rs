@@ -96,7 +96,7 @@ a position refused as too far from the end among them.")]
         #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=60))]
         depth: u32,
         /// Solve positions with at most this many empty squares exactly.
-        #[arg(long, value_name = "N", default_value_t = 14, value_parser = clap::value_parser!(u32).range(0..=24))]
+        #[arg(long, value_name = "N", default_value_t = duel_engine::nboard::SOLVE_EMPTIES, value_parser = clap::value_parser!(u32).range(0..=24))]
         solve_empties: u32,
         /// Transposition table size in MiB.
         #[arg(long, value_name = "MB", default_value_t = 16, value_parser = args::hash_mb)]

@@ -43,8 +43,8 @@ pub use report::{
 };
 pub use session::{GameSession, Session, TableProbe};
 
-/// Othello positions with at most this many empty squares are solved exactly by `analyze`,
-/// `play` and (by default) `nboard`.
+/// Othello positions with at most this many empty squares are solved exactly by `analyze`
+/// and `play` (`nboard` solves from further: `nboard::SOLVE_EMPTIES`).
 pub const OTHELLO_SOLVE_EMPTIES: u32 = duel_othello::QUICK_SOLVE_EMPTIES;
 
 /// The largest transposition table any front end accepts, in MiB (UCI's `Hash`, the CLI's

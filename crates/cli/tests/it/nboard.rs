@@ -197,7 +197,7 @@ fn endgames_are_solved_exactly() {
 }
 
 /// On the clock the solve reaches further than `--solve-empties`: FFO #23 has 18 empty
-/// squares, four more than the default reach, and half a second (half of `--time 1s`) is
+/// squares, four more than a reach of 14, and half a second (half of `--time 1s`) is
 /// expected to solve it (`duel_othello::solve_reach`).
 #[test]
 fn on_the_clock_endgames_are_solved_from_further() {
@@ -216,8 +216,11 @@ fn on_the_clock_endgames_are_solved_from_further() {
             parts[1].parse::<f64>().unwrap(),
         )
     };
-    assert_eq!(answer(&["--time", "1s"]), ("a2".to_string(), 4.0));
-    let (_, searched) = answer(&[]);
+    assert_eq!(
+        answer(&["--solve-empties", "14", "--time", "1s"]),
+        ("a2".to_string(), 4.0)
+    );
+    let (_, searched) = answer(&["--solve-empties", "14"]);
     assert!(
         searched.fract() != 0.0,
         "the depth search's value {searched} is no disc count"

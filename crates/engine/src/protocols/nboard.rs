@@ -63,6 +63,11 @@ pub enum Pace {
     Clock(RecordClock),
 }
 
+/// Positions with at most this many empty squares are solved exactly by default: 20 to 30 ms
+/// at 18 (FFO #22–#23), where NTest at depth 8 solves from 17. Against NTest at depth 8 it
+/// scored 26.2% where 14 scored 20.5% (docs/BENCHMARKS.md, "Othello: Multi-ProbCut").
+pub const SOLVE_EMPTIES: u32 = 18;
+
 /// Settings of the loop.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NboardOptions {
@@ -89,7 +94,7 @@ impl Default for NboardOptions {
     fn default() -> Self {
         NboardOptions {
             name: "duel".into(),
-            solve_empties: crate::OTHELLO_SOLVE_EMPTIES,
+            solve_empties: SOLVE_EMPTIES,
             tt_mb: 16,
             default_depth: 10,
             pace: Pace::Depth,

@@ -206,22 +206,10 @@ enum Command {
         /// Where to write the measured samples.
         #[arg(long)]
         out: Option<PathBuf>,
-        #[arg(long, default_value_t = 1000)]
-        positions: usize,
-        /// The deepest search.
-        #[arg(long, default_value_t = 10)]
-        depth: u32,
-        #[arg(long, default_value_t = 12)]
-        min_empties: u32,
-        #[arg(long, default_value_t = 56)]
-        max_empties: u32,
-        /// One position in this many, of those in range, is measured.
-        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..))]
-        every: u64,
-        #[arg(long, default_value_t = 45)]
-        seed: u64,
         #[arg(long)]
         weights: Option<PathBuf>,
+        #[command(flatten)]
+        plan: probcut::Plan,
     },
     /// Textbook against pattern at equal fixed depth, each opening played with both colours.
     Match {
@@ -678,13 +666,8 @@ fn run(cli: Cli) -> Result<()> {
         Command::OthelloProbcut {
             samples,
             out,
-            positions,
-            depth,
-            min_empties,
-            max_empties,
-            every,
-            seed,
             weights,
+            plan,
         } => {
             let measured = match samples {
                 Some(path) => {
@@ -694,14 +677,24 @@ fn run(cli: Cli) -> Result<()> {
                         .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
                 }
                 None => {
-                    let plan = probcut::Plan {
-                        positions,
-                        depth,
-                        min_empties,
-                        max_empties,
-                        every,
-                        seed,
-                    };
+                    // Games never stop in a position of no empty square with a move to play:
+                    // a range without any would be searched for forever.
+                    if !(1 <= plan.min_empties
+                        && plan.min_empties <= plan.max_empties
+                        && plan.max_empties <= 60)
+                    {
+                        bail!(
+                            "--min-empties {} --max-empties {}: a range within 1 to 60 is needed",
+                            plan.min_empties,
+                            plan.max_empties
+                        );
+                    }
+                    if plan.depth < 2 {
+                        bail!(
+                            "--depth {}: at least 2 (a test needs a shallower depth)",
+                            plan.depth
+                        );
+                    }
                     let pattern = load_pattern(weights.as_ref())?;
                     let start = Instant::now();
                     let s = probcut::measure(&pattern, &plan, |line| {

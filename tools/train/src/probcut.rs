@@ -24,20 +24,26 @@ pub struct Sample {
     pub values: Vec<Option<i32>>,
 }
 
-/// What to measure.
-#[derive(Debug, Clone, Copy)]
+/// What to measure (the command line's options of `duel-train othello-probcut`).
+#[derive(Debug, Clone, Copy, clap::Args)]
 pub struct Plan {
     /// Positions to measure.
+    #[arg(long, default_value_t = 1000)]
     pub positions: usize,
     /// The deepest search.
+    #[arg(long, default_value_t = 10)]
     pub depth: u32,
-    /// The range of empties measured.
+    /// The fewest empties of a measured position.
+    #[arg(long, default_value_t = 12)]
     pub min_empties: u32,
-    /// See `min_empties`.
+    /// The most empties of a measured position.
+    #[arg(long, default_value_t = 56)]
     pub max_empties: u32,
     /// One position in this many (of those in range) is kept: fewer from each game, more games.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..))]
     pub every: u64,
     /// The games' seed.
+    #[arg(long, default_value_t = 45)]
     pub seed: u64,
 }
 

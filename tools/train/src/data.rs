@@ -102,6 +102,9 @@ pub struct GenConfig {
     pub depth: u32,
     /// From this many empties on, positions are solved exactly.
     pub solve_empties: u32,
+    /// Multi-ProbCut selectivity of the move-choosing search, in hundredths of a sigma (0:
+    /// off): at equal time, deeper games, hence labels nearer perfect play.
+    pub probcut: i32,
 }
 
 /// Plays `cfg.games` games with `eval` choosing the moves and writes their records to `out`.
@@ -117,6 +120,7 @@ pub fn generate<E: Evaluator<Othello>>(
         SearchConfig {
             tt_mb: 4,
             threads: 1,
+            probcut: cfg.probcut,
             ..SearchConfig::default()
         },
     );
@@ -252,6 +256,7 @@ mod tests {
             endgame_random_percent: 0,
             depth: 1,
             solve_empties: 12,
+            probcut: 0,
         };
         let mut out = Vec::new();
         let n = generate(&cfg, Textbook::default(), &mut out, |_, _| {}).unwrap();

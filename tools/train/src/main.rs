@@ -167,6 +167,9 @@ enum Command {
         random_percent: u32,
         #[arg(long, default_value_t = 10)]
         endgame_random_percent: u32,
+        /// Multi-ProbCut selectivity of the search, in hundredths of a sigma (0: off).
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(i32).range(0..=1000))]
+        probcut: i32,
     },
     /// Fits weights on record files by regularised least squares.
     Fit {
@@ -602,6 +605,7 @@ fn run(cli: Cli) -> Result<()> {
             max_random_plies,
             random_percent,
             endgame_random_percent,
+            probcut,
         } => {
             if min_random_plies > max_random_plies {
                 bail!("--min-random-plies is above --max-random-plies");
@@ -615,6 +619,7 @@ fn run(cli: Cli) -> Result<()> {
                 endgame_random_percent,
                 depth,
                 solve_empties,
+                probcut,
             };
             let mut w = open_for_append(&out)?;
             let start = Instant::now();

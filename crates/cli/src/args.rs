@@ -154,6 +154,17 @@ pub fn hash_mb(text: &str) -> Result<usize> {
     }
 }
 
+/// Reads an NBoard selectivity level (`duel_engine::nboard::SELECTIVITY_LEVELS`).
+pub fn selectivity(text: &str) -> Result<u32> {
+    let levels = duel_engine::nboard::SELECTIVITY_LEVELS;
+    match text.trim().trim_end_matches('%').parse::<u32>() {
+        Ok(n) if levels.iter().any(|l| l.0 == n) => Ok(n),
+        _ => anyhow::bail!(
+            "'{text}' is not a selectivity level: one of 73, 87, 95, 98, 99 or 100 (percent)"
+        ),
+    }
+}
+
 /// The longest time limit read, in seconds.
 const MAX_SECONDS: f64 = 1e9;
 

@@ -113,6 +113,10 @@ a position refused as too far from the end among them.")]
         /// when the game's move times show more).
         #[arg(long, value_name = "MS", default_value_t = duel_engine::nboard::OVERHEAD.as_millis() as u64, value_parser = clap::value_parser!(u64).range(0..=10_000))]
         move_overhead: u64,
+        /// Selectivity of the midgame search, Multi-ProbCut's confidence in percent as Edax
+        /// names its levels: 73, 87, 95, 98, 99, or 100 to search without it.
+        #[arg(long, value_name = "PCT", default_value_t = duel_engine::nboard::SELECTIVITY, value_parser = args::selectivity)]
+        selectivity: u32,
     },
     /// Speak the Gomocup (Piskvork) protocol (Gomoku) on standard input and output, for
     /// Piskvork, the Gomocup manager and other gomoku GUIs. A copy or link of duel named
@@ -234,6 +238,7 @@ fn main() -> ExitCode {
         time,
         tc,
         move_overhead,
+        selectivity,
     } = cli.command
     {
         use duel_engine::nboard::{Pace, RecordClock};
@@ -254,6 +259,7 @@ fn main() -> ExitCode {
             tt_mb: hash,
             pace,
             overhead: std::time::Duration::from_millis(move_overhead),
+            selectivity,
             ..Default::default()
         };
         if let Err(e) = duel_engine::nboard::run(std::io::stdin(), std::io::stdout(), opts) {

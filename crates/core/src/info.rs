@@ -7,7 +7,9 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::solve::{QuickSolve, Solution, SolveError, SolveLimits, SolveProgress, SolverCache};
+use crate::solve::{
+    QuickSolve, Solution, SolveError, SolveGoal, SolveLimits, SolveProgress, SolverCache,
+};
 use crate::{
     BoardStyle, BoardView, Evaluator, Game, MoveCells, PositionError, SearchProfile, Side,
     SolverLimits, SolverStopped,
@@ -307,11 +309,14 @@ pub trait GameInfo: Game {
     /// solver kept in `cache` from one call to the next and stopped by `limits`: what a
     /// protocol loop that sets its own reach (NBoard's `--solve-empties`) asks. Unlike
     /// [`GameInfo::quick_solve`], the line is the best move alone and the value counts no
-    /// plies. None (the default) where the game has no such solver, the game is over or the
-    /// position is farther; a limit reached first gives the bounds proven so far.
+    /// plies; with [`SolveGoal::Outcome`] only the winner is proven (the margin is a bound,
+    /// [`QuickSolve::exact`] says which). None (the default) where the game has no such
+    /// solver, the game is over or the position is farther; a limit reached first gives the
+    /// bounds proven so far.
     fn solve_near_end(
         &self,
         _reach: u32,
+        _goal: SolveGoal,
         _cache: &mut SolverCache,
         _limits: &SolverLimits<'_>,
     ) -> Option<Result<QuickSolve<Self::Move>, SolverStopped>> {

@@ -528,14 +528,28 @@ impl MoveReporter<'_, '_, '_> {
     }
 }
 
-/// An exact answer from a game's own solver.
+/// What a solve near the end must prove ([`crate::GameInfo::solve_near_end`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SolveGoal {
+    /// The exact final margin and a move that reaches it.
+    Exact,
+    /// Only who wins (win, draw or loss) and a move that keeps it: a null-window proof around
+    /// a draw, a fraction of the exact solve's work, so it reaches a few squares further.
+    Outcome,
+}
+
+/// An answer from a game's own solver: exact, or the outcome alone ([`SolveGoal`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct QuickSolve<M> {
     /// Win, loss or draw, with the length of `line` ([`crate::GameInfo::solve_near_end`]:
     /// without a distance).
     pub value: Score,
-    /// The final margin under perfect play (Othello: disc difference).
+    /// The final margin under perfect play (Othello: disc difference); when `exact` is false,
+    /// a bound on the same side of zero (a win by at least `margin`, a loss by at least
+    /// `-margin`).
     pub margin: i32,
+    /// Whether `margin` is exact; an outcome proof's draw is.
+    pub exact: bool,
     /// A perfect-play line to the end of the game ([`crate::GameInfo::solve_near_end`]: its
     /// first move only).
     pub line: Vec<M>,

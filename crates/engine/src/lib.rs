@@ -54,6 +54,7 @@ pub const HASH_MAX_MB: usize = duel_search::tt::MAX_MB;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use duel_core::solve::SolveGoal;
 
     #[test]
     fn dispatch_by_name() {
@@ -144,13 +145,22 @@ mod tests {
         let mut s = open("othello", None).unwrap();
         s.set_position(ffo1, &[]).unwrap();
         s.set_quick_solve(false);
-        assert!(s.solve_near_end(13, None).is_none(), "14 empty squares");
-        let r = s.solve_near_end(14, None).unwrap().unwrap();
+        assert!(
+            s.solve_near_end(13, SolveGoal::Exact, None).is_none(),
+            "14 empty squares"
+        );
+        let r = s
+            .solve_near_end(14, SolveGoal::Exact, None)
+            .unwrap()
+            .unwrap();
         assert_eq!((r.algorithm, r.margin), ("solver", Some(18)));
         assert_eq!((r.best.as_deref(), r.pv.len()), (Some("g8"), 1));
         // Again, from the table the first solve left.
         assert_eq!(
-            s.solve_near_end(20, None).unwrap().unwrap().margin,
+            s.solve_near_end(20, SolveGoal::Exact, None)
+                .unwrap()
+                .unwrap()
+                .margin,
             Some(18)
         );
         let r = s.search(&Limits::depth(1), &mut |_| {}).unwrap();
@@ -160,15 +170,21 @@ mod tests {
         s.set_position(ffo45, &[]).unwrap();
         s.stop_flag()
             .store(true, std::sync::atomic::Ordering::Relaxed);
-        assert!(s.solve_near_end(24, None).unwrap().is_err());
+        assert!(s
+            .solve_near_end(24, SolveGoal::Exact, None)
+            .unwrap()
+            .is_err());
         // And a deadline already past, with the flag clear.
         s.stop_flag()
             .store(false, std::sync::atomic::Ordering::Relaxed);
         let past = Some(std::time::Instant::now());
-        assert!(s.solve_near_end(24, past).unwrap().is_err());
+        assert!(s
+            .solve_near_end(24, SolveGoal::Exact, past)
+            .unwrap()
+            .is_err());
         assert!(open("tictactoe", None)
             .unwrap()
-            .solve_near_end(9, None)
+            .solve_near_end(9, SolveGoal::Exact, None)
             .is_none());
     }
 

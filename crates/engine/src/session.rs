@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use duel_core::solve::{QuickSolve, SolverCache};
+use duel_core::solve::{QuickSolve, SolveGoal, SolverCache};
 use duel_core::{
     BoardStyle, BoardView, Evaluator, Game, GameInfo, MoveCells, Outcome, RecordInfo, Side,
     SolverLimits, SolverStopped,
@@ -138,10 +138,12 @@ pub trait Session: Send {
     /// session's stop flag ends it, at once if it is already set (unlike a search, this does
     /// not clear it). The report holds the value, the game's margin and the best move alone;
     /// None where the game has no such solver or the position is farther; the bounds proven
-    /// when the flag or the `deadline` came first.
+    /// when the flag or the `deadline` came first. With [`SolveGoal::Outcome`] the margin is
+    /// exact for a draw and otherwise a bound of its sign.
     fn solve_near_end(
         &mut self,
         reach: u32,
+        goal: SolveGoal,
         deadline: Option<Instant>,
     ) -> Option<Result<SearchReport, SolverStopped>>;
     /// The evaluator's static value of the current position, from the side to move.
@@ -558,6 +560,7 @@ impl<G: GameInfo, E: Evaluator<G>> Session for GameSession<G, E> {
     fn solve_near_end(
         &mut self,
         reach: u32,
+        goal: SolveGoal,
         deadline: Option<Instant>,
     ) -> Option<Result<SearchReport, SolverStopped>> {
         let start = Instant::now();
@@ -567,7 +570,9 @@ impl<G: GameInfo, E: Evaluator<G>> Session for GameSession<G, E> {
             deadline,
             ..SolverLimits::default()
         };
-        let solved = self.pos.solve_near_end(reach, &mut self.solver, &limits)?;
+        let solved = self
+            .pos
+            .solve_near_end(reach, goal, &mut self.solver, &limits)?;
         Some(solved.map(|q| solver_report(&self.pos, &q, start)))
     }
 

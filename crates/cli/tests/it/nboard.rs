@@ -196,6 +196,20 @@ fn endgames_are_solved_exactly() {
     assert_eq!(parts[1].parse::<f64>().unwrap(), 18.0, "{best}");
 }
 
+/// The move (lower case) and the value in discs of the session's answer to `go`.
+fn go_answer(input: &str, args: &[&str]) -> (String, f64) {
+    let (lines, _) = session_with(input, args);
+    let best = lines
+        .into_iter()
+        .find(|l| l.starts_with("=== "))
+        .expect("an answer");
+    let parts: Vec<String> = best[4..].split('/').map(str::to_string).collect();
+    (
+        parts[0].to_ascii_lowercase(),
+        parts[1].parse::<f64>().unwrap(),
+    )
+}
+
 /// On the clock the solve reaches further than `--solve-empties`: FFO #23 has 18 empty
 /// squares, four more than a reach of 14, and half a second (half of `--time 1s`) is
 /// expected to solve it (`duel_othello::solve_reach`).
@@ -204,18 +218,7 @@ fn on_the_clock_endgames_are_solved_from_further() {
     let ffo23 = "--O-------OOX---OOOXXXO-OOOOXOXXXXXOOXOXXXXXXOOXX-XXXXOX--XXXX-- X";
     let ggf = to_ggf(&Othello::from_text(ffo23).unwrap(), &[]);
     let input = format!("nboard 2\nset game {ggf}\ngo\n");
-    let answer = |args: &[&str]| {
-        let (lines, _) = session_with(&input, args);
-        let best = lines
-            .into_iter()
-            .find(|l| l.starts_with("=== "))
-            .expect("an answer");
-        let parts: Vec<String> = best[4..].split('/').map(str::to_string).collect();
-        (
-            parts[0].to_ascii_lowercase(),
-            parts[1].parse::<f64>().unwrap(),
-        )
-    };
+    let answer = |args: &[&str]| go_answer(&input, args);
     assert_eq!(
         answer(&["--solve-empties", "14", "--time", "1s"]),
         ("a2".to_string(), 4.0)
@@ -225,6 +228,33 @@ fn on_the_clock_endgames_are_solved_from_further() {
         searched.fract() != 0.0,
         "the depth search's value {searched} is no disc count"
     );
+}
+
+/// One square beyond the exact solve, `go` proves only who wins and plays a move that keeps
+/// the win: FFO #23 (18 empty squares, +4) with `--solve-empties 17` answers a whole number
+/// of discs between +1 and +4 and a winning move; two squares beyond, it searches.
+#[test]
+fn one_square_further_the_winner_is_proven() {
+    let ffo23 = "--O-------OOX---OOOXXXO-OOOOXOXXXXXOOXOXXXXXXOOXX-XXXXOX--XXXX-- X";
+    let pos = Othello::from_text(ffo23).unwrap();
+    let input = format!(
+        "nboard 2\nset depth 4\nset game {}\ngo\n",
+        to_ggf(&pos, &[])
+    );
+    let answer = |reach: &str| go_answer(&input, &["--solve-empties", reach]);
+    let (mv, value) = answer("17");
+    assert!(
+        value.fract() == 0.0 && (1.0..=4.0).contains(&value),
+        "{mv} {value}"
+    );
+    let mut child = pos.clone();
+    child.play(pos.parse_move(&mv).unwrap());
+    assert!(
+        duel_othello::Solver::new(20).solve(&child).score < 0,
+        "{mv} wins"
+    );
+    let (_, searched) = answer("16");
+    assert!(searched.fract() != 0.0, "{searched}: a search's value");
 }
 
 #[test]
@@ -522,4 +552,42 @@ fn bad_time_options_are_refused() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(says), "{args:?}: {err}");
     }
+}
+
+/// `--selectivity` takes Edax's levels: 100 searches without Multi-ProbCut, which at the same
+/// depth takes more nodes than the default 87, and the same move list both ways is legal; a
+/// level Edax does not have is refused by name before the loop starts.
+#[test]
+fn selectivity_levels_change_the_search() {
+    let input = format!("nboard 2\nset depth 9\nset game {START_GGF}\ngo\n");
+    let nodes = |level: &str| {
+        let args = ["nboard", "--hash", "1", "--selectivity", level];
+        let out = crate::common::duel_with_input(&args, &input);
+        assert!(out.status.success(), "{level}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        let best = text
+            .lines()
+            .find(|l| l.starts_with("=== "))
+            .expect("an answer");
+        assert!(is_legal(
+            &start_position(),
+            best[4..].split('/').next().unwrap()
+        ));
+        text.lines()
+            .filter_map(|l| l.strip_prefix("nodestats "))
+            .filter_map(|l| l.split(' ').next()?.parse::<u64>().ok())
+            .max()
+            .expect("node counts")
+    };
+    let (with, without) = (nodes("87"), nodes("100"));
+    assert!(
+        with * 4 < without * 3,
+        "{with} nodes with ProbCut, {without} without"
+    );
+    assert_eq!(nodes("87%"), with, "the per cent sign is read");
+    let (_, err, ok) = crate::common::duel(&["nboard", "--selectivity", "90"]);
+    assert!(
+        !ok && err.contains("'90' is not a selectivity level"),
+        "{err}"
+    );
 }

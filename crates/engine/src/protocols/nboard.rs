@@ -22,7 +22,8 @@
 //! hard one. The solve near the end then starts as far from the end as the move's time
 //! allows ([`duel_othello::solve_reach`] of the soft limit, or of half a fixed time; at
 //! least `--solve-empties`) and stops at three quarters of the hard limit, leaving the rest
-//! to a search. `set depth` then sets the depth of `hint` and `analyze` only (they
+//! to a search. One empty square further out than the exact solve, the solver proves only
+//! who wins ([`OUTCOME_EXTRA`]), and a proven win or draw is played at once. `set depth` then sets the depth of `hint` and `analyze` only (they
 //! have no clock), and says so. The game NBoard sends may carry the clock (`TI`, `TB`, `TW`)
 //! and the time of each move (`B[F5//1.23]`, `move F5//1.23`; see [`duel_othello::ggf`]):
 //! under `--tc` its clock replaces the option's, and under a depth or a time per move it only
@@ -41,6 +42,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use duel_core::solve::SolveGoal;
 pub use duel_core::RecordClock;
 use duel_core::{Game, MoveError, Score};
 use duel_othello::ggf::parse_seconds;
@@ -68,6 +70,12 @@ pub enum Pace {
 /// scored 26.2% where 14 scored 20.5% (docs/BENCHMARKS.md, "Othello: Multi-ProbCut").
 pub const SOLVE_EMPTIES: u32 = 18;
 
+/// Win/loss/draw solving reaches this many empty squares beyond the exact solve: proving only
+/// the winner took 26% fewer nodes than the exact value on FFO #20–#39 (7.6 times fewer on
+/// #37, the same on draws, where both prove 0), about one square's worth at 2.5 times the cost
+/// per square. NTest and Edax also solve win/loss/draw before solving exactly.
+pub const OUTCOME_EXTRA: u32 = 1;
+
 /// Settings of the loop.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NboardOptions {
@@ -84,7 +92,25 @@ pub struct NboardOptions {
     /// Kept back from the clock on every move for the pipes and the GUI (UCI's Move
     /// Overhead).
     pub overhead: Duration,
+    /// The midgame search's Multi-ProbCut confidence, as Edax names its levels
+    /// ([`SELECTIVITY_LEVELS`]); 100 searches without it.
+    pub selectivity: u32,
 }
+
+/// Edax's selectivity levels: the confidence in percent, and the ProbCut threshold it means
+/// in hundredths of the measured sigma (`SearchConfig::probcut`; 0 is off).
+pub const SELECTIVITY_LEVELS: [(u32, i32); 6] = [
+    (73, 110),
+    (87, 150),
+    (95, 200),
+    (98, 260),
+    (99, 330),
+    (100, 0),
+];
+
+/// The default level: 87%, Othello's search profile (docs/BENCHMARKS.md, "Othello:
+/// Multi-ProbCut": +182 Elo against none at equal nodes).
+pub const SELECTIVITY: u32 = 87;
 
 /// The default of [`NboardOptions::overhead`]: the arena measured about 10 ms a move of pipes
 /// and scheduling over UCI (docs/BENCHMARKS.md), and NBoard sends the whole game each move.
@@ -99,6 +125,7 @@ impl Default for NboardOptions {
             default_depth: 10,
             pace: Pace::Depth,
             overhead: OVERHEAD,
+            selectivity: SELECTIVITY,
         }
     }
 }
@@ -122,8 +149,14 @@ fn discs(score: Score) -> f64 {
 /// search: the loop solves with its own reach (`solve_empties`).
 fn open_session(opts: &NboardOptions) -> Result<Box<dyn Session>, EngineError> {
     let mut session = open(Othello::NAME, Some("pattern"))?;
+    let probcut = SELECTIVITY_LEVELS
+        .iter()
+        .find(|l| l.0 == opts.selectivity)
+        .ok_or(EngineError::Selectivity(opts.selectivity))?
+        .1;
     let config = SearchConfig {
         tt_mb: opts.tt_mb,
+        probcut,
         ..session.config().clone()
     };
     session.set_config(config)?;
@@ -135,7 +168,7 @@ fn open_session(opts: &NboardOptions) -> Result<Box<dyn Session>, EngineError> {
         session
             .set_position(&one_empty, &[])
             .expect("an Othello position");
-        session.solve_near_end(1, None);
+        session.solve_near_end(1, SolveGoal::Exact, None);
     }
     Ok(session)
 }
@@ -178,11 +211,14 @@ impl Job {
     /// beyond it, to a depth or by the clock as `think` says. Returns (value in discs,
     /// principal variation, plies searched), or None once stopped. An exact solve counts as a
     /// search to the end: as many plies as empty squares, and its line is its best move.
+    /// With `to_play` (`go`), one square beyond the solve a proven win or draw is answered
+    /// with its bound; `hint` and `analyze` show values, so they never take a bound for one.
     fn evaluate(
         &self,
         session: &mut dyn Session,
         pos: &Othello,
         think: Think,
+        to_play: bool,
         stop: &AtomicBool,
     ) -> Option<(f64, Vec<String>, u32)> {
         if stop.load(Ordering::Relaxed) {
@@ -203,11 +239,25 @@ impl Job {
             Think::Clock(b) => self.solve_empties.max(solve_reach(b.soft)),
             Think::Fixed(t) => self.solve_empties.max(solve_reach(t / 2)),
         };
-        if let Some(solved) = session.solve_near_end(reach, deadline) {
+        // Exact within the reach; one step further only the winner, and a proven loss is
+        // left to the search, whose move keeps the most chances against a fallible opponent.
+        let goal = if to_play && pos.empties().count_ones() > reach && reach > 0 {
+            SolveGoal::Outcome
+        } else {
+            SolveGoal::Exact
+        };
+        let solve_reach = if goal == SolveGoal::Outcome {
+            reach + OUTCOME_EXTRA
+        } else {
+            reach
+        };
+        if let Some(solved) = session.solve_near_end(solve_reach, goal, deadline) {
             match solved {
                 Ok(s) => {
                     let margin = s.margin.expect("the solver's report has its disc count");
-                    return Some((f64::from(margin), s.pv, pos.empties().count_ones()));
+                    if goal == SolveGoal::Exact || margin >= 0 {
+                        return Some((f64::from(margin), s.pv, pos.empties().count_ones()));
+                    }
                 }
                 Err(_) if hard.is_none() || stop.load(Ordering::Relaxed) => return None,
                 Err(_) => {}
@@ -555,7 +605,7 @@ impl Nboard {
             let first = moves[0].to_string();
             let (eval, mv) = match moves.len() {
                 1 => (0.0, first),
-                _ => match job.evaluate(session, &job.pos, job.think, stop) {
+                _ => match job.evaluate(session, &job.pos, job.think, true, stop) {
                     Some((eval, pv, ..)) => (eval, pv.into_iter().next().unwrap_or(first)),
                     None => (0.0, first),
                 },
@@ -586,7 +636,7 @@ impl Nboard {
                     Some((-f64::from(child.final_score()), Vec::new(), 0))
                 } else {
                     let depth = job.depth.saturating_sub(1).max(1);
-                    job.evaluate(session, &child, Think::Depth(depth, None), stop)
+                    job.evaluate(session, &child, Think::Depth(depth, None), false, stop)
                 };
                 let Some((eval, pv, d)) = value else { break };
                 let mut line = vec![mv.to_string()];
@@ -624,7 +674,13 @@ impl Nboard {
                     let eval = if pos.outcome().is_some() {
                         f64::from(pos.final_score())
                     } else {
-                        match job.evaluate(session, &pos, Think::Depth(job.depth, None), stop) {
+                        match job.evaluate(
+                            session,
+                            &pos,
+                            Think::Depth(job.depth, None),
+                            false,
+                            stop,
+                        ) {
                             Some((eval, ..)) => eval,
                             None => break,
                         }

@@ -160,6 +160,7 @@ impl GameInfo for Gomoku {
         Some(QuickSolve {
             value: Score::win_in(plies),
             margin: plies,
+            exact: true,
             line,
             nodes: r.nodes,
         })

@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use duel_core::solve::{
-    solve_each_move, Distance, ExactSolver, QuickSolve, Solution, SolveError, SolveLimits,
-    SolveProgress, SolverCache, SolverProgress,
+    solve_each_move, Distance, ExactSolver, QuickSolve, Solution, SolveError, SolveGoal,
+    SolveLimits, SolveProgress, SolverCache, SolverProgress,
 };
 use duel_core::{
     BoardStyle, BoardView, EvaluatorError, EvaluatorVisitor, Game, GameInfo, MoveCells, Piece,
@@ -187,6 +187,7 @@ impl GameInfo for Othello {
         Some(QuickSolve {
             value,
             margin: first.score,
+            exact: true,
             line,
             nodes,
         })
@@ -195,6 +196,7 @@ impl GameInfo for Othello {
     fn solve_near_end(
         &self,
         reach: u32,
+        goal: SolveGoal,
         cache: &mut SolverCache,
         limits: &SolverLimits<'_>,
     ) -> Option<Result<QuickSolve<Move>, SolverStopped>> {
@@ -204,10 +206,11 @@ impl GameInfo for Othello {
         // The default table (48 MiB): a reach can be 24 empty squares, and the solves of one
         // game's positions share much of their trees.
         let solver = cache.get_or_insert_with(Solver::default);
-        let solved = solver.solve_limited(self, limits, &mut |_| {});
+        let solved = solver.solve_goal(self, goal, limits, &mut |_| {});
         Some(solved.map(|s| QuickSolve {
             value: <Solver as ExactSolver<Othello>>::score(self, s.score),
             margin: s.score,
+            exact: goal == SolveGoal::Exact || s.score == 0,
             line: s.best_move.into_iter().collect(),
             nodes: s.nodes,
         }))

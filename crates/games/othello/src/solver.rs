@@ -32,6 +32,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use duel_core::solve::SolveGoal;
 use duel_core::Game;
 
 use crate::bitboard::{
@@ -322,6 +323,16 @@ impl<'a, 'l> Budget<'a, 'l> {
         }
     }
 
+    /// Records what an exact search's fail-soft `score` in (`alpha`, `beta`) proves.
+    fn prove(&mut self, score: i32, alpha: i32, beta: i32) {
+        if score > alpha {
+            self.now.lower = Some(self.now.lower.map_or(score, |l| l.max(score)));
+        }
+        if score < beta {
+            self.now.upper = Some(self.now.upper.map_or(score, |u| u.min(score)));
+        }
+    }
+
     /// Calls the callback with the current state.
     fn report(&mut self, window: Option<(i32, i32)>, nodes: u64) {
         self.reported = Instant::now();
@@ -503,12 +514,27 @@ impl<E: Estimate> Solver<E> {
         limits: &Limits<'_>,
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<Solution, Stopped> {
+        self.solve_goal(pos, SolveGoal::Exact, limits, progress)
+    }
+
+    /// [`Solver::solve_limited`], or with [`SolveGoal::Outcome`] only who wins: the exact
+    /// pass searches the window (−1, 1), so the score is exact only for a draw, and otherwise
+    /// a bound of its sign with a move that keeps the win (or, in a lost position, a move
+    /// with the best bound found, which means little). Win/loss/draw solving, as NTest and
+    /// Edax do a few squares before the exact solve.
+    pub fn solve_goal(
+        &mut self,
+        pos: &Othello,
+        goal: SolveGoal,
+        limits: &Limits<'_>,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Result<Solution, Stopped> {
         self.nodes = 0;
         self.stopped = false;
         self.sel = EXACT;
         let mut budget = Budget::new(limits, progress);
         let b = &mut budget;
-        let result = self.passes(pos, b);
+        let result = self.passes(pos, goal, b);
         // A pass cut short leaves its selectivity behind; the public searches are exact.
         self.sel = EXACT;
         let stopped = std::mem::take(&mut self.stopped);
@@ -523,12 +549,24 @@ impl<E: Estimate> Solver<E> {
     }
 
     /// The stages of [`Solver::solve`]; None once stopped.
-    fn passes(&mut self, pos: &Othello, b: &mut Budget<'_, '_>) -> Option<Solution> {
+    fn passes(
+        &mut self,
+        pos: &Othello,
+        goal: SolveGoal,
+        b: &mut Budget<'_, '_>,
+    ) -> Option<Solution> {
         let (p, o) = (pos.player(), pos.opponent());
         let n = pos.empties().count_ones();
         if moves(p, o) == 0 || n < GUESS_MIN_EMPTIES {
-            b.now.window = Some((-64, 64));
-            let s = self.window(pos, -64, 64, b);
+            let (alpha, beta) = match goal {
+                SolveGoal::Exact => (-64, 64),
+                SolveGoal::Outcome => (-1, 1),
+            };
+            b.now.window = Some((alpha, beta));
+            let s = self.window(pos, alpha, beta, b);
+            if !self.stopped {
+                b.prove(s.score, alpha, beta);
+            }
             return (!self.stopped).then_some(s);
         }
         let mut list = [Candidate::default(); 32];
@@ -560,7 +598,19 @@ impl<E: Estimate> Solver<E> {
                 Some(&confidence) => Stage::ProbCut { confidence },
                 None => Stage::Exact,
             };
-            (guess, best) = self.aspire(p, o, n, guess, list, b)?;
+            (guess, best) = match goal {
+                SolveGoal::Outcome if sel == EXACT => {
+                    b.now.window = Some((-1, 1));
+                    let (score, best) = self.root(p, o, -1, 1, n, list, b);
+                    if self.stopped {
+                        return None;
+                    }
+                    b.prove(score, -1, 1);
+                    b.report(None, self.nodes);
+                    (score, best)
+                }
+                _ => self.aspire(p, o, n, guess, list, b)?,
+            };
         }
         Some(Solution {
             score: guess,

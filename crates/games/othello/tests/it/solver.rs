@@ -290,3 +290,69 @@ fn unlimited_solve_is_unchanged_and_reports_each_window() {
         }
     }
 }
+
+/// Win/loss/draw solving: the sign of the exact value, a bound on the right side of it (the
+/// draw exact), and in a won or drawn position a move that keeps it. Checked on FFO #1–#24
+/// (14 to 19 empties: both sides of the guessed window) and on random positions near the end,
+/// against the exact solve.
+#[test]
+fn outcome_solving_proves_the_winner_and_a_move_that_keeps_it() {
+    use duel_core::solve::SolveGoal;
+    let mut exact = Solver::new(20);
+    let mut outcome = Solver::new(20);
+    let mut positions: Vec<Othello> = crate::common::ffo("ffo-1-39.txt", 1, 24)
+        .into_iter()
+        .map(|c| c.pos)
+        .collect();
+    let mut rng = SplitMix64::new(21);
+    let mut moves = Vec::new();
+    for game in 0..200 {
+        let mut pos = Othello::start();
+        let stop = 2 + game % 12;
+        while pos.empties().count_ones() > stop && !pos.is_over() {
+            pos.generate_moves(&mut moves);
+            pos.play(moves[rng.below(moves.len())]);
+        }
+        positions.push(pos);
+    }
+    let (mut wins, mut losses, mut draws) = (0, 0, 0);
+    for pos in positions {
+        let want = exact.solve(&pos).score;
+        let got = outcome
+            .solve_goal(&pos, SolveGoal::Outcome, &Default::default(), &mut |_| {})
+            .expect("no limits");
+        let text = pos.to_text();
+        assert_eq!(got.score.signum(), want.signum(), "{text}: {want}");
+        match want.signum() {
+            1 => assert!((1..=want).contains(&got.score), "{text}: {}", got.score),
+            -1 => assert!((want..=-1).contains(&got.score), "{text}: {}", got.score),
+            _ => assert_eq!(got.score, 0, "{text}"),
+        }
+        match (want.signum(), got.best_move) {
+            (_, None) => assert!(pos.is_over(), "{text}"),
+            (-1, Some(_)) => losses += 1,
+            (s, Some(mv)) => {
+                let mut child = pos.clone();
+                child.play(mv);
+                assert_eq!((-exact.solve(&child).score).signum(), s, "{text} {mv}");
+                if s > 0 {
+                    wins += 1;
+                } else {
+                    draws += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        wins > 20 && losses > 20 && draws > 3,
+        "{wins} {losses} {draws}"
+    );
+    // The point of it: less work away from a draw (FFO #23, +4: 638k nodes against 366k).
+    let ffo23 = &crate::common::ffo("ffo-1-39.txt", 23, 23)[0].pos;
+    let full = Solver::new(20).solve(ffo23).nodes;
+    let wld = Solver::new(20)
+        .solve_goal(ffo23, SolveGoal::Outcome, &Default::default(), &mut |_| {})
+        .expect("no limits")
+        .nodes;
+    assert!(wld * 3 < full * 2, "{wld} against {full}");
+}

@@ -247,6 +247,7 @@ pub fn solve(
     position: &PositionArgs,
     time: Option<Duration>,
     nodes: Option<u64>,
+    threads: usize,
     out: &mut dyn Write,
 ) -> Result<()> {
     let mut s = open_game(game, None)?;
@@ -257,6 +258,7 @@ pub fn solve(
         nodes,
         time,
         stop: None,
+        threads,
     };
     let mut err = Ok(());
     let result = s.solve(&limits, &mut |p| {

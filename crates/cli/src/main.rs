@@ -65,6 +65,10 @@ a position refused as too far from the end among them.")]
         /// Stop after about this many nodes, printing what is known.
         #[arg(long, short = 'n', value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
         nodes: Option<u64>,
+        /// Threads for the solver (Othello's shares the principal variation's moves; the
+        /// other games' solvers use one). A node limit keeps a solve on one thread.
+        #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: u32,
     },
     /// Count the positions exactly DEPTH plies ahead (move generation check).
     Perft {
@@ -92,6 +96,9 @@ a position refused as too far from the end among them.")]
     Tree(commands::TreeArgs),
     /// Speak the NBoard protocol (Othello) on standard input and output, for the NBoard GUI.
     Nboard {
+        /// Threads for the midgame search (Lazy SMP) and the endgame solver.
+        #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: u32,
         /// Midgame search depth until the GUI sets one with `set depth`.
         #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=60))]
         depth: u32,
@@ -176,7 +183,8 @@ fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
             position,
             time,
             nodes,
-        } => commands::solve(&game, &position, time, nodes, out),
+            threads,
+        } => commands::solve(&game, &position, time, nodes, threads as usize, out),
         Command::Perft {
             game,
             depth,
@@ -239,6 +247,7 @@ fn main() -> ExitCode {
         tc,
         move_overhead,
         selectivity,
+        threads,
     } = cli.command
     {
         use duel_engine::nboard::{Pace, RecordClock};
@@ -260,6 +269,7 @@ fn main() -> ExitCode {
             pace,
             overhead: std::time::Duration::from_millis(move_overhead),
             selectivity,
+            threads: threads as usize,
             ..Default::default()
         };
         if let Err(e) = duel_engine::nboard::run(std::io::stdin(), std::io::stdout(), opts) {

@@ -5,9 +5,12 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-/// Limits of one solve. The default ends nothing.
+/// Limits of one solve, and the threads it may use. The default ends nothing and uses one.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct SolverLimits<'a> {
+    /// Threads the solver may use (0 and 1 both mean one); a solver without threads ignores
+    /// it.
+    pub threads: usize,
     /// At most this many nodes in this call.
     pub nodes: Option<u64>,
     /// Stop once this instant has passed.

@@ -68,6 +68,8 @@ impl Solution {
 /// every few tens of thousands of nodes (tic-tac-toe, solved at once, ignores them).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct SolveLimits<'a> {
+    /// Threads the solver may use (0 and 1 both mean one): not a limit, but given with them.
+    pub threads: usize,
     /// At most about this many nodes.
     pub nodes: Option<u64>,
     /// At most about this much wall time.
@@ -345,6 +347,7 @@ pub fn solve_each_move<G: Game, S: ExactSolver<G>>(
             nodes: report.run.nodes_left(),
             deadline: report.run.deadline,
             stop: limits.stop,
+            threads: limits.threads,
         };
         // The child's values, seen from the side that plays `mv`.
         let result = solver.solve_limited(&child, &child_limits, &mut |p| {

@@ -567,6 +567,7 @@ impl<G: GameInfo, E: Evaluator<G>> Session for GameSession<G, E> {
         let stop = self.searcher.stop_flag();
         let limits = SolverLimits {
             stop: Some(&stop),
+            threads: self.searcher.config().threads,
             deadline,
             ..SolverLimits::default()
         };

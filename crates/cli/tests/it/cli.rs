@@ -653,6 +653,30 @@ fn solve_othello_gives_the_disc_difference() {
     assert_eq!(field(&out, "best moves:"), "g8");
 }
 
+/// `--threads 2` shares the solve of every move (FFO #23, 18 empties, so the threads split)
+/// and gives the one-thread values, move by move.
+#[test]
+fn solve_othello_on_two_threads_gives_the_same_values() {
+    let ffo23 = "--O-------OOX---OOOXXXO-OOOOXOXXXXXOOXOXXXXXXOOXX-XXXXOX--XXXX-- X";
+    let values = |threads: &str| {
+        let out = duel(&["solve", "othello", "-p", ffo23, "--threads", threads]).success();
+        assert!(
+            out.contains("value: Black wins (disc difference +4)"),
+            "{out}"
+        );
+        let moves: Vec<String> = out
+            .lines()
+            .filter(|l| l.starts_with("   ") && l.contains("disc difference"))
+            .map(|l| l.trim_end_matches("  <- best").to_string())
+            .collect();
+        (field(&out, "best moves:").to_string(), moves)
+    };
+    let two = values("2");
+    assert_eq!(two.1.len(), 10, "{two:?}");
+    assert_eq!(two, values("1"));
+    duel(&["solve", "othello", "-p", ffo23, "--threads", "0"]).failure(&["--threads"]);
+}
+
 /// FFO #1 has 14 empties: `analyze` and `play` switch from the midgame search to the solver,
 /// whatever depth was asked, and print its exact disc difference.
 #[test]

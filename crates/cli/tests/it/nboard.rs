@@ -591,3 +591,19 @@ fn selectivity_levels_change_the_search() {
         "{err}"
     );
 }
+
+/// `--threads 2`: the midgame search (Lazy SMP) and the solver share the work and answer as
+/// one thread does where the answer is proven (FFO #23: a2, +4); 0 threads is refused.
+#[test]
+fn two_threads_answer_as_one() {
+    let ffo23 = "--O-------OOX---OOOXXXO-OOOOXOXXXXXOOXOXXXXXXOOXX-XXXXOX--XXXX-- X";
+    let ggf = to_ggf(&Othello::from_text(ffo23).unwrap(), &[]);
+    let input = format!("nboard 2\nset depth 4\nset game {ggf}\ngo\n");
+    let args = ["--threads", "2", "--solve-empties", "18"];
+    assert_eq!(go_answer(&input, &args), ("a2".to_string(), 4.0));
+    let input = format!("nboard 2\nset depth 6\nset game {START_GGF}\ngo\n");
+    let (mv, _) = go_answer(&input, &["--threads", "2"]);
+    assert!(is_legal(&start_position(), &mv), "{mv}");
+    let (_, err, ok) = crate::common::duel(&["nboard", "--threads", "0"]);
+    assert!(!ok && err.contains("--threads"), "{err}");
+}

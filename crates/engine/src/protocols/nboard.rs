@@ -95,6 +95,8 @@ pub struct NboardOptions {
     /// The midgame search's Multi-ProbCut confidence, as Edax names its levels
     /// ([`SELECTIVITY_LEVELS`]); 100 searches without it.
     pub selectivity: u32,
+    /// Threads for the midgame search (Lazy SMP) and the endgame solver.
+    pub threads: usize,
 }
 
 /// Edax's selectivity levels: the confidence in percent, and the ProbCut threshold it means
@@ -126,6 +128,7 @@ impl Default for NboardOptions {
             pace: Pace::Depth,
             overhead: OVERHEAD,
             selectivity: SELECTIVITY,
+            threads: 1,
         }
     }
 }
@@ -157,6 +160,7 @@ fn open_session(opts: &NboardOptions) -> Result<Box<dyn Session>, EngineError> {
     let config = SearchConfig {
         tt_mb: opts.tt_mb,
         probcut,
+        threads: opts.threads.max(1),
         ..session.config().clone()
     };
     session.set_config(config)?;

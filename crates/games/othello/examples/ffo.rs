@@ -8,7 +8,8 @@
 //! `OTHELLO_TT_BITS` sets the table size (default 21: 24 × 2^21 bytes, 48 MiB);
 //! `OTHELLO_ESTIMATE=rough` sorts with the rough built-in estimate instead of the pattern
 //! evaluator; `OTHELLO_GOAL=outcome` proves only who wins (win/loss/draw solving: the score
-//! is then a bound of its sign, checked by its sign, and the move is not checked). The table
+//! is then a bound of its sign, checked by its sign, and the move is not checked);
+//! `OTHELLO_THREADS=N` shares the root's moves between N threads. The table
 //! is cleared before each position so each time stands alone.
 
 use std::process::ExitCode;
@@ -74,12 +75,17 @@ fn main() -> ExitCode {
 
 /// Solves the positions of `text` in `range`, prints a line per position and the totals;
 /// true when a score or move disagrees with the file.
-fn run<E: Estimate>(
+fn run<E: Estimate + Clone>(
     mut solver: Solver<E>,
     text: &str,
     range: Option<(u32, u32)>,
     goal: SolveGoal,
 ) -> bool {
+    let threads = std::env::var("OTHELLO_THREADS")
+        .ok()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(1);
+    solver.set_threads(threads);
     let (mut total_nodes, mut total_time, mut failed) = (0u64, 0f64, false);
     println!(
         "{:>3} {:>3} {:>5} {:>5} {:>4} {:>14} {:>9} {:>8}",

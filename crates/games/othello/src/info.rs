@@ -206,6 +206,7 @@ impl GameInfo for Othello {
         // The default table (48 MiB): a reach can be 24 empty squares, and the solves of one
         // game's positions share much of their trees.
         let solver = cache.get_or_insert_with(Solver::default);
+        solver.set_threads(limits.threads);
         let solved = solver.solve_goal(self, goal, limits, &mut |_| {});
         Some(solved.map(|s| QuickSolve {
             value: <Solver as ExactSolver<Othello>>::score(self, s.score),
@@ -232,7 +233,9 @@ impl GameInfo for Othello {
                 takes: SOLVE_TAKES,
             });
         }
-        solve_each_move(self, &mut Solver::default(), limits, progress)
+        let mut solver = Solver::default();
+        solver.set_threads(limits.threads);
+        solve_each_move(self, &mut solver, limits, progress)
     }
 }
 

@@ -25,10 +25,19 @@
 //! Every final score is even (64 discs and empties split between winner and total), so the
 //! driver only ever needs windows between even numbers.
 //!
+//! Threads ([`Solver::set_threads`]): helper solvers, each with its own table, share the
+//! root's moves after the first. The first move is searched alone with the whole window, as
+//! young-brothers-wait has it, and sets the bound; the others are taken from a common counter
+//! by whichever thread is free and tested with null windows against the best value so far, a
+//! move that beats it searched again by the thread that found it. A move reaching beta stops
+//! the others. Every thread's values are exact facts, so the result is the one-thread value;
+//! only the best move among equals and the node count may differ from run to run.
+//!
 //! [`Solver::solve_limited`] takes [`Limits`] (nodes, a deadline, a stop flag) and a progress
 //! callback: the limits are looked at every [`CHECK_EVERY`] nodes, and a stop unwinds through
 //! ordinary returns, storing nothing from the unfinished subtrees.
 
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -114,6 +123,10 @@ pub const PROBCUT_ID_MIN_EMPTIES: u32 = 20;
 
 /// The default table: the memory of 2^21 entries of 24 bytes (48 MiB), in buckets of three.
 pub const DEFAULT_TT_BITS: u32 = 21;
+
+/// The fewest empties at which the root's moves are shared between threads: below, a solve
+/// takes about a millisecond, no more than starting the threads.
+pub const PARALLEL_MIN_EMPTIES: u32 = 16;
 
 /// Above every score.
 const INF: i32 = 127;
@@ -372,6 +385,10 @@ pub struct Solver<E: Estimate = Pattern> {
     sel: u8,
     /// Set when a limit stopped the search: every node then returns at once, storing nothing.
     stopped: bool,
+    /// The table's size, for helpers of the same size.
+    tt_bits: u32,
+    /// Solvers that take root moves on threads of their own ([`Solver::set_threads`]).
+    helpers: Vec<Solver<E>>,
 }
 
 impl<E: Estimate> std::fmt::Debug for Solver<E> {
@@ -459,13 +476,37 @@ impl<E: Estimate> Solver<E> {
             nodes: 0,
             sel: EXACT,
             stopped: false,
+            tt_bits,
+            helpers: Vec::new(),
         }
     }
 
-    /// Forgets everything in the table.
+    /// Threads searching the root's moves, this one included (at least one): each helper
+    /// has a table as large as this solver's, made here, and keeps it from solve to solve.
+    pub fn set_threads(&mut self, threads: usize)
+    where
+        E: Clone,
+    {
+        let helpers = threads.max(1) - 1;
+        self.helpers.truncate(helpers);
+        while self.helpers.len() < helpers {
+            let h = Solver::with_estimate(self.tt_bits, self.estimate.clone());
+            self.helpers.push(h);
+        }
+    }
+
+    /// The threads [`Solver::set_threads`] set.
+    pub fn threads(&self) -> usize {
+        self.helpers.len() + 1
+    }
+
+    /// Forgets everything in the table (and the helpers' tables).
     pub fn clear(&mut self) {
         self.table.fill(Bucket::default());
         self.near.fill(Entry::default());
+        for h in &mut self.helpers {
+            h.clear();
+        }
     }
 
     /// Looks at the limits when the node count reaches `b.check_at`; true when the search
@@ -724,6 +765,9 @@ impl<E: Estimate> Solver<E> {
         b: &mut Budget<'_, '_>,
     ) -> (i32, u32) {
         self.nodes += 1;
+        if self.splits(n, list.len(), b) {
+            return self.split(p, o, alpha, beta, n, list, b);
+        }
         let mut best = -INF;
         let mut best_i = 0;
         for (i, c) in list.iter().enumerate() {
@@ -750,6 +794,111 @@ impl<E: Estimate> Solver<E> {
         }
         list[..=best_i].rotate_right(1);
         (best, list[0].sq)
+    }
+
+    /// Whether a principal-variation node with `n` empties and `count` moves is shared with
+    /// the helpers. A node limit counts this thread's nodes, so a limited solve stays on one
+    /// thread, and reproducible.
+    fn splits(&self, n: u32, count: usize, b: &Budget<'_, '_>) -> bool {
+        !self.helpers.is_empty()
+            && n >= PARALLEL_MIN_EMPTIES
+            && count > 1
+            && b.limits.nodes.is_none()
+    }
+
+    /// A principal-variation node (the root or a first child) on this thread and the
+    /// helpers': the first move here, through [`Solver::pvs`], which splits again below; the
+    /// rest shared (see the module's notes on threads). Returns the value and the best move,
+    /// brought to the front of `list`.
+    #[allow(clippy::too_many_arguments)]
+    fn split(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        beta: i32,
+        n: u32,
+        list: &mut [Candidate],
+        b: &mut Budget<'_, '_>,
+    ) -> (i32, u32) {
+        let child = |c: &Candidate| (o & !c.flips, p | c.flips | (1 << c.sq));
+        let (np, no) = child(&list[0]);
+        let first = -self.pvs(np, no, -beta, -alpha, n - 1, b);
+        if self.stopped || first >= beta {
+            return (first, list[0].sq);
+        }
+        // (best value, its index), the bound the others are tested against, the next move
+        // to take, and the flag that stops the helpers: a cut-off, or this thread's limits.
+        let best = std::sync::Mutex::new((first, 0usize));
+        let bound = AtomicI32::new(alpha.max(first));
+        let next = AtomicUsize::new(1);
+        let halt = AtomicBool::new(false);
+        let moves: &[Candidate] = list;
+        let take = |solver: &mut Solver<E>, b: &mut Budget<'_, '_>| {
+            while !halt.load(Ordering::Relaxed) {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(c) = moves.get(i) else { break };
+                let (np, no) = child(c);
+                let a = bound.load(Ordering::Relaxed);
+                let mut v = -solver.nws(np, no, -a - 1, n - 1, b);
+                if v > a && v < beta && !solver.stopped {
+                    v = -solver.pvs(np, no, -beta, -v, n - 1, b);
+                }
+                if solver.stopped {
+                    break;
+                }
+                let mut g = best.lock().unwrap_or_else(|e| e.into_inner());
+                if v > g.0 {
+                    *g = (v, i);
+                    bound.fetch_max(v, Ordering::Relaxed);
+                    if v >= beta {
+                        halt.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+        };
+        let mut helpers = std::mem::take(&mut self.helpers);
+        let helper_limits = Limits {
+            stop: Some(&halt),
+            deadline: b.limits.deadline,
+            nodes: None,
+            threads: 1,
+        };
+        std::thread::scope(|scope| {
+            let running: Vec<_> = helpers
+                .iter_mut()
+                .map(|h| {
+                    h.nodes = 0;
+                    h.stopped = false;
+                    h.sel = self.sel;
+                    let (limits, take) = (&helper_limits, &take);
+                    scope.spawn(move || {
+                        let mut quiet = |_: &Progress| {};
+                        let mut hb = Budget::new(limits, &mut quiet);
+                        take(h, &mut hb);
+                    })
+                })
+                .collect();
+            take(self, b);
+            // Done with the moves: wait for the helpers, and pass a stop on to them.
+            while !running.iter().all(|r| r.is_finished()) {
+                if !self.stopped && b.limits.interrupted(Instant::now()) {
+                    self.stopped = true;
+                }
+                if self.stopped {
+                    halt.store(true, Ordering::Relaxed);
+                }
+                std::thread::sleep(Duration::from_micros(200));
+            }
+        });
+        for h in &mut helpers {
+            self.nodes += h.nodes;
+            h.sel = EXACT;
+        }
+        self.helpers = helpers;
+        let (value, i) = best.into_inner().unwrap_or_else(|e| e.into_inner());
+        list[..=i].rotate_right(1);
+        (value, list[0].sq)
     }
 
     /// A guess of the value for ordering and for the first window: alpha-beta in which nodes
@@ -827,6 +976,14 @@ impl<E: Estimate> Solver<E> {
             return -self.pvs(o, p, -beta, -alpha, n, b);
         }
         let alpha0 = alpha;
+        if self.splits(n, count, b) {
+            let (best, best_sq) = self.split(p, o, alpha, beta, n, &mut list[..count], b);
+            if self.stopped {
+                return 0;
+            }
+            self.store(p, o, n, alpha0, beta, best, best_sq);
+            return best;
+        }
         let mut best = -INF;
         let mut best_sq = list[0].sq;
         for (i, c) in list[..count].iter().enumerate() {

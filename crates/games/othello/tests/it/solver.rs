@@ -356,3 +356,63 @@ fn outcome_solving_proves_the_winner_and_a_move_that_keeps_it() {
         .nodes;
     assert!(wld * 3 < full * 2, "{wld} against {full}");
 }
+
+/// Two threads give the one-thread values, with a move that reaches them, exactly and for
+/// the winner alone (FFO #13–#30: 16 to 20 empties, where the threads share the work, the
+/// ProbCut passes included); a flag set while they run stops both, the table stays sound,
+/// and a node limit keeps the solve on one thread (the same nodes as one thread).
+#[test]
+fn two_threads_agree_with_one_and_stop() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    use duel_core::solve::SolveGoal;
+    use duel_othello::solver::Limits;
+
+    let mut one = Solver::new(18);
+    let mut two = Solver::new(18);
+    two.set_threads(2);
+    assert_eq!(two.threads(), 2);
+    for case in crate::common::ffo("ffo-1-39.txt", 13, 30) {
+        let s = two.solve(&case.pos);
+        assert_eq!(s.score, case.score, "FFO #{}", case.id);
+        let mut child = case.pos.clone();
+        child.play(s.best_move.expect("not over"));
+        assert_eq!(-one.solve(&child).score, case.score, "FFO #{}", case.id);
+        let w = two
+            .solve_goal(
+                &case.pos,
+                SolveGoal::Outcome,
+                &Limits::default(),
+                &mut |_| {},
+            )
+            .unwrap();
+        assert_eq!(w.score.signum(), case.score.signum(), "FFO #{}", case.id);
+    }
+    // FFO #45 (24 empties) runs for seconds: stopped from another thread while both search.
+    let ffo45 = &crate::common::ffo("ffo-40-59.txt", 45, 45)[0];
+    let flag = AtomicBool::new(false);
+    let limits = Limits {
+        stop: Some(&flag),
+        ..Limits::default()
+    };
+    two.clear();
+    let stopped = std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            flag.store(true, Ordering::Relaxed);
+        });
+        two.solve_limited(&ffo45.pos, &limits, &mut |_| {})
+    });
+    assert!(stopped.is_err(), "{stopped:?}");
+    let case = &crate::common::ffo("ffo-1-39.txt", 27, 27)[0];
+    assert_eq!(two.solve(&case.pos).score, case.score);
+    let limited = |solver: &mut Solver| {
+        solver.clear();
+        let l = Limits {
+            nodes: Some(1 << 40),
+            ..Limits::default()
+        };
+        solver.solve_limited(&case.pos, &l, &mut |_| {}).unwrap()
+    };
+    assert_eq!(limited(&mut two), limited(&mut one));
+}

@@ -25,7 +25,7 @@
 //! Every final score is even (64 discs and empties split between winner and total), so the
 //! driver only ever needs windows between even numbers.
 //!
-//! Threads ([`Solver::set_threads`]): helper solvers, each with its own table, share the
+//! Threads ([`Solver::set_threads`]): helper solvers, sharing the main table, share the
 //! root's moves after the first. The first move is searched alone with the whole window, as
 //! young-brothers-wait has it, and sets the bound; the others are taken from a common counter
 //! by whichever thread is free and tested with null windows against the best value so far, a
@@ -37,7 +37,7 @@
 //! callback: the limits are looked at every [`CHECK_EVERY`] nodes, and a stop unwinds through
 //! ordinary returns, storing nothing from the unfinished subtrees.
 
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -191,74 +191,100 @@ const WAYS: usize = 3;
 /// memory access (the earlier pairs of 24-byte entries straddled two lines in half the
 /// buckets), with the boards apart from the rest so the line holds a third entry. About 1%
 /// on FFO #45–#49 and #50.
-#[derive(Debug, Clone, Copy)]
+///
+/// The table is shared by the threads of a solve ([`Solver::set_threads`]) without locks:
+/// every word is an atomic read and written on its own (a plain move on x86-64), and the
+/// second board is stored mixed with the entry's data (`o ^ mix(data)`), so an entry read
+/// while another thread writes it, its words from two writes, unmixes to a board that is
+/// not the one looked for and is ignored, as in Hyatt's lockless hashing.
+#[derive(Debug)]
 #[repr(align(64))]
 struct Bucket {
-    p: [u64; WAYS],
-    o: [u64; WAYS],
-    data: [Data; WAYS],
+    p: [AtomicU64; WAYS],
+    /// The second board mixed with the data: `o ^ mix(data)`.
+    o: [AtomicU64; WAYS],
+    data: [AtomicU32; WAYS],
 }
 
-/// An entry's bounds, move and provenance (see [`Entry`]).
-#[derive(Debug, Clone, Copy)]
-struct Data {
-    lower: i8,
-    upper: i8,
-    best: u8,
-    empties: u8,
-    sel: u8,
+/// An entry's bounds, move, depth and provenance (see [`Entry`]) in one word: lower and
+/// upper bound in the low two bytes, the move (0..=64), the empties and the selectivity level.
+#[inline]
+fn pack(e: &Entry) -> u32 {
+    u32::from(e.lower as u8)
+        | u32::from(e.upper as u8) << 8
+        | u32::from(e.best) << 16
+        | u32::from(e.empties) << 24
+        | u32::from(e.sel) << 30
+}
+
+// The level has two bits of the word.
+const _: () = assert!(EXACT < 4);
+
+/// The 64-bit mask a data word puts on the second board.
+#[inline]
+fn mix(data: u32) -> u64 {
+    u64::from(data).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(data)
 }
 
 impl Default for Bucket {
     fn default() -> Self {
-        let e = Entry::default();
-        let d = Data {
-            lower: e.lower,
-            upper: e.upper,
-            best: e.best,
-            empties: e.empties,
-            sel: e.sel,
-        };
+        let d = pack(&Entry::default());
         Bucket {
-            p: [0; WAYS],
-            o: [0; WAYS],
-            data: [d; WAYS],
+            p: std::array::from_fn(|_| AtomicU64::new(0)),
+            o: std::array::from_fn(|_| AtomicU64::new(mix(d))),
+            data: std::array::from_fn(|_| AtomicU32::new(d)),
         }
     }
 }
 
 impl Bucket {
-    /// The way holding the position, if any.
-    #[inline]
-    fn find(&self, p: u64, o: u64) -> Option<usize> {
-        (0..WAYS).find(|&w| self.p[w] == p && self.o[w] == o)
-    }
-
+    /// The entry of way `w`, whatever position it holds (a torn one unmixes to nonsense).
     #[inline]
     fn entry(&self, w: usize) -> Entry {
-        let d = self.data[w];
+        let d = self.data[w].load(Ordering::Relaxed);
         Entry {
-            p: self.p[w],
-            o: self.o[w],
-            lower: d.lower,
-            upper: d.upper,
-            best: d.best,
-            empties: d.empties,
-            sel: d.sel,
+            p: self.p[w].load(Ordering::Relaxed),
+            o: self.o[w].load(Ordering::Relaxed) ^ mix(d),
+            lower: d as u8 as i8,
+            upper: (d >> 8) as u8 as i8,
+            best: (d >> 16) as u8,
+            empties: (d >> 24 & 0x3F) as u8,
+            sel: (d >> 30) as u8,
         }
     }
 
+    /// The way holding the position, and its entry, if any.
     #[inline]
-    fn set(&mut self, w: usize, e: Entry) {
-        self.p[w] = e.p;
-        self.o[w] = e.o;
-        self.data[w] = Data {
-            lower: e.lower,
-            upper: e.upper,
-            best: e.best,
-            empties: e.empties,
-            sel: e.sel,
-        };
+    fn find(&self, p: u64, o: u64) -> Option<(usize, Entry)> {
+        // The first board alone rules out the other ways before anything is unmixed.
+        (0..WAYS)
+            .filter(|&w| self.p[w].load(Ordering::Relaxed) == p)
+            .map(|w| (w, self.entry(w)))
+            .find(|(_, e)| e.holds(p, o))
+    }
+
+    #[inline]
+    fn set(&self, w: usize, e: &Entry) {
+        let d = pack(e);
+        self.p[w].store(e.p, Ordering::Relaxed);
+        self.data[w].store(d, Ordering::Relaxed);
+        self.o[w].store(e.o ^ mix(d), Ordering::Relaxed);
+    }
+
+    /// Forgets all three entries.
+    fn clear(&self) {
+        let d = pack(&Entry::default());
+        for w in 0..WAYS {
+            self.set(
+                w,
+                &Entry {
+                    p: 0,
+                    o: 0,
+                    ..Entry::default()
+                },
+            );
+            debug_assert_eq!(self.data[w].load(Ordering::Relaxed), d);
+        }
     }
 }
 
@@ -378,15 +404,14 @@ pub struct Solution {
 /// fast it is found.
 pub struct Solver<E: Estimate = Pattern> {
     estimate: E,
-    table: Vec<Bucket>,
+    /// Shared with the helpers.
+    table: Arc<[Bucket]>,
     near: Vec<Entry>,
     nodes: u64,
     /// The current pass's selectivity level ([`EXACT`] outside [`Solver::solve`]'s passes).
     sel: u8,
     /// Set when a limit stopped the search: every node then returns at once, storing nothing.
     stopped: bool,
-    /// The table's size, for helpers of the same size.
-    tt_bits: u32,
     /// Solvers that take root moves on threads of their own ([`Solver::set_threads`]).
     helpers: Vec<Solver<E>>,
 }
@@ -471,18 +496,18 @@ impl<E: Estimate> Solver<E> {
         let buckets = ((24usize << tt_bits.min(32)) / std::mem::size_of::<Bucket>()).max(1);
         Solver {
             estimate,
-            table: vec![Bucket::default(); buckets],
+            table: (0..buckets).map(|_| Bucket::default()).collect(),
             near: vec![Entry::default(); 1 << NEAR_TT_BITS],
             nodes: 0,
             sel: EXACT,
             stopped: false,
-            tt_bits,
             helpers: Vec::new(),
         }
     }
 
-    /// Threads searching the root's moves, this one included (at least one): each helper
-    /// has a table as large as this solver's, made here, and keeps it from solve to solve.
+    /// Threads searching the principal variation's moves, this one included (at least one):
+    /// the helpers share this solver's table (each has its own small one for the last
+    /// empties) and are kept from solve to solve.
     pub fn set_threads(&mut self, threads: usize)
     where
         E: Clone,
@@ -490,7 +515,9 @@ impl<E: Estimate> Solver<E> {
         let helpers = threads.max(1) - 1;
         self.helpers.truncate(helpers);
         while self.helpers.len() < helpers {
-            let h = Solver::with_estimate(self.tt_bits, self.estimate.clone());
+            // A small table of its own in place of the one it shares.
+            let mut h = Solver::with_estimate(0, self.estimate.clone());
+            h.table = Arc::clone(&self.table);
             self.helpers.push(h);
         }
     }
@@ -502,7 +529,9 @@ impl<E: Estimate> Solver<E> {
 
     /// Forgets everything in the table (and the helpers' tables).
     pub fn clear(&mut self) {
-        self.table.fill(Bucket::default());
+        for b in self.table.iter() {
+            b.clear();
+        }
         self.near.fill(Entry::default());
         for h in &mut self.helpers {
             h.clear();
@@ -1170,14 +1199,15 @@ impl<E: Estimate> Solver<E> {
             return;
         }
         let i = self.bucket(key);
-        let b = &mut self.table[i];
+        let b = &self.table[i];
         // The position's own way, or else the one holding the smallest subtree.
         let (w, old) = match b.find(p, o) {
-            Some(w) => (w, Some(b.entry(w))),
+            Some((w, e)) => (w, Some(e)),
             None => {
+                let empties = |w: usize| b.entry(w).empties;
                 let mut w = 0;
                 for v in 1..WAYS {
-                    if b.data[v].empties < b.data[w].empties {
+                    if empties(v) < empties(w) {
                         w = v;
                     }
                 }
@@ -1185,7 +1215,7 @@ impl<E: Estimate> Solver<E> {
             }
         };
         if let Some(new) = merge(old) {
-            b.set(w, new);
+            b.set(w, &new);
         }
     }
 
@@ -1205,7 +1235,7 @@ impl<E: Estimate> Solver<E> {
             return e.holds(p, o).then_some(e);
         }
         let b = &self.table[self.bucket(key as u64)];
-        b.find(p, o).map(|w| b.entry(w))
+        b.find(p, o).map(|(_, e)| e)
     }
 
     /// The legal moves of `p`, with their flips, unsorted.
@@ -1628,6 +1658,45 @@ pub fn solve_all_moves<E: Estimate>(solver: &mut Solver<E>, pos: &Othello) -> Ve
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An entry reads back as written, at the extremes of every field; one whose words come
+    /// from two writes (another thread's write half done) is not found for either position.
+    #[test]
+    fn table_entries_round_trip_and_torn_ones_are_ignored() {
+        let b = Bucket::default();
+        let a = Entry {
+            p: 0x0000_0018_1000_0000,
+            o: 0x0000_0000_0810_0000,
+            lower: -64,
+            upper: 64,
+            best: 64,
+            empties: 60,
+            sel: EXACT,
+        };
+        let c = Entry {
+            p: 0x0000_0000_0800_0000,
+            o: 0x0000_0010_1000_0000,
+            lower: 2,
+            upper: -2,
+            best: 0,
+            empties: 0,
+            sel: 0,
+        };
+        for e in [a, c] {
+            b.set(1, &e);
+            let (w, got) = b.find(e.p, e.o).expect("stored");
+            assert_eq!(
+                (w, got.lower, got.upper, got.best, got.empties, got.sel),
+                (1, e.lower, e.upper, e.best, e.empties, e.sel)
+            );
+        }
+        // c in place, then a's first board and data but not yet its mixed second board.
+        b.p[1].store(a.p, Ordering::Relaxed);
+        b.data[1].store(pack(&a), Ordering::Relaxed);
+        assert!(b.find(a.p, a.o).is_none() && b.find(c.p, c.o).is_none());
+        b.clear();
+        assert!((0..WAYS).all(|w| b.entry(w).p == 0 && b.entry(w).o == 0));
+    }
 
     /// FFO #26-#34 (20 empties each), exact scores from the file.
     fn positions() -> Vec<(Othello, i32)> {

@@ -10,6 +10,14 @@
 //!
 //! Phases are fitted independently, but each also sees the positions within `margin` empties
 //! of its bucket, so neighbouring phases do not jump at the boundary.
+//!
+//! Bootstrapped labels (`bootstrap` above 0): the phases are fitted from the end of the game
+//! back, and a position's label becomes a blend of its game's result and the fitted
+//! evaluation of the first later position of the same game in a phase already fitted (at
+//! least one bucket later, seen from the position's own side), as temporal-difference
+//! learning does: the result of a game decided forty plies later is mostly noise from the
+//! moves between, the evaluation a few plies on much less so. Records of a game must come in
+//! the order played, one ply each (as `gen` writes them); a game that does not is left alone.
 
 use std::fmt::Write;
 
@@ -29,6 +37,58 @@ pub struct FitConfig {
     pub lambda: f64,
     /// Positions this many empties outside a phase's bucket also train it.
     pub margin: u32,
+    /// The share of a label taken from the evaluation of a later position (0: the game's
+    /// result alone).
+    pub bootstrap: f64,
+}
+
+/// The label of record `i` blended with `share` of `pat`'s evaluation of the first later
+/// record of its game with fewer than `first` empties, from record `i`'s side to move (the
+/// side alternates from record to record: one ply each). Exact labels, and a record with no
+/// such later one, keep their own.
+fn bootstrapped(records: &[Record], i: usize, first: u32, pat: &Pattern, share: f64) -> f64 {
+    let r = &records[i];
+    let label = f64::from(r.label);
+    if r.exact {
+        return label;
+    }
+    let later = records[i + 1..]
+        .iter()
+        .take_while(|l| l.game == r.game)
+        .position(|l| (!(l.p | l.o)).count_ones() < first);
+    match later {
+        Some(k) => {
+            let l = &records[i + 1 + k];
+            let v = f64::from(pat.estimate(l.p, l.o)) / 16.0;
+            // Record i + 1 + k is k + 1 plies on: our side to move again when k + 1 is even.
+            let v = if k % 2 == 1 { v } else { -v };
+            (1.0 - share) * label + share * v
+        }
+        None => label,
+    }
+}
+
+/// For each record, whether its game's records come one ply after another (the empties fall
+/// by one a move, or stay for a pass), so that a later record's side to move is known.
+fn sequential_games(records: &[Record]) -> Vec<bool> {
+    let mut ok = vec![true; records.len()];
+    let mut start = 0;
+    while start < records.len() {
+        let game = records[start].game;
+        let end = start
+            + records[start..]
+                .iter()
+                .take_while(|r| r.game == game)
+                .count();
+        let empties = |r: &Record| (!(r.p | r.o)).count_ones();
+        let seq = records[start..end].windows(2).all(|w| {
+            let (a, b) = (empties(&w[0]), empties(&w[1]));
+            b <= a && a - b <= 1
+        });
+        ok[start..end].iter_mut().for_each(|v| *v = seq);
+        start = end;
+    }
+    ok
 }
 
 /// Whether game `g` is held out: a fixed mix of its id, so every fit splits the same way.
@@ -132,28 +192,40 @@ pub fn fit(records: &[Record], cfg: &FitConfig) -> (Pattern, String) {
         .partition(|r| !is_validation(r.game, cfg.valid_percent));
     let _ = writeln!(
         report,
-        "{} positions: {} train, {} validation; lambda {}, {} iterations, margin {}",
+        "{} positions: {} train, {} validation; lambda {}, {} iterations, margin {}, \
+         bootstrap {}",
         train.len() + valid.len(),
         train.len(),
         valid.len(),
         cfg.lambda,
         cfg.iters,
-        cfg.margin
+        cfg.margin,
+        cfg.bootstrap
     );
     let mut weights = vec![0i16; PHASES * PHASE_LEN];
+    let sequential = sequential_games(records);
+    let empties = |r: &Record| (!(r.p | r.o)).count_ones();
     for ph in 0..PHASES {
-        let (lo, hi) = bucket(ph);
-        let (lo, hi) = (lo.saturating_sub(cfg.margin), hi + cfg.margin);
+        let (first, hi) = bucket(ph);
+        let (lo, hi) = (first.saturating_sub(cfg.margin), hi + cfg.margin);
         let mut rows = Rows {
             feats: Vec::new(),
             labels: Vec::new(),
         };
-        for r in &train {
-            let e = (!(r.p | r.o)).count_ones();
-            if (lo..=hi).contains(&e) {
-                rows.feats.push(features(r.p, r.o));
-                rows.labels.push(f64::from(r.label));
+        // The phases fitted so far rate the later positions.
+        let fitted = (cfg.bootstrap > 0.0 && ph > 0)
+            .then(|| Pattern::from_weights(weights.clone()).expect("the right length"));
+        for (i, r) in records.iter().enumerate() {
+            let e = empties(r);
+            if !(lo..=hi).contains(&e) || is_validation(r.game, cfg.valid_percent) || e == 0 {
+                continue;
             }
+            let label = match &fitted {
+                Some(pat) if sequential[i] => bootstrapped(records, i, first, pat, cfg.bootstrap),
+                _ => f64::from(r.label),
+            };
+            rows.feats.push(features(r.p, r.o));
+            rows.labels.push(label);
         }
         let w = cgls(&rows, cfg.lambda, cfg.iters);
         for (dst, v) in weights[ph * PHASE_LEN..].iter_mut().zip(&w) {
@@ -213,6 +285,62 @@ mod tests {
             (q[0] - 10.0).abs() < 1e-3 && (q[1] + 4.0).abs() < 1e-3,
             "{q:?}"
         );
+    }
+
+    /// A generated game is one ply a record; the bootstrapped label of a record takes the
+    /// later record's value from its own side, the sign alternating with the plies between;
+    /// a game whose records are out of order is left alone.
+    #[test]
+    fn bootstrapped_labels_follow_the_side_to_move() {
+        use crate::data::{generate, GenConfig, RECORD_BYTES};
+        let cfg = GenConfig {
+            games: 2,
+            seed: 3,
+            first_game: 0,
+            random_plies: (6, 6),
+            random_percent: 0,
+            endgame_random_percent: 0,
+            depth: 1,
+            solve_empties: 10,
+            probcut: 0,
+        };
+        let mut out = Vec::new();
+        generate(&cfg, duel_othello::Textbook::default(), &mut out, |_, _| {}).unwrap();
+        let mut recs: Vec<Record> = out
+            .chunks_exact(RECORD_BYTES)
+            .map(|c| Record::read(c.try_into().unwrap()))
+            .collect();
+        assert!(sequential_games(&recs).iter().all(|&s| s));
+        // Every position rated one disc for its side to move: only the parity table, both
+        // entries, in every phase.
+        let mut w = vec![0i16; PHASES * PHASE_LEN];
+        let parity = pattern::OFFSETS[pattern::CLASSES.len() + pattern::EXTRAS - 1];
+        for ph in 0..PHASES {
+            w[ph * PHASE_LEN + parity] = WEIGHT_SCALE as i16;
+            w[ph * PHASE_LEN + parity + 1] = WEIGHT_SCALE as i16;
+        }
+        let one = Pattern::from_weights(w).unwrap();
+        let first = 30;
+        let mut checked = 0;
+        for (i, r) in recs.iter().enumerate() {
+            let e = (!(r.p | r.o)).count_ones();
+            let got = bootstrapped(&recs, i, first, &one, 1.0);
+            let j = (i + 1..recs.len())
+                .take_while(|&j| recs[j].game == r.game)
+                .find(|&j| (!(recs[j].p | recs[j].o)).count_ones() < first);
+            match j {
+                Some(j) if !r.exact && e >= first => {
+                    let want = if (j - i) % 2 == 0 { 1.0 } else { -1.0 };
+                    assert_eq!(got, want, "record {i}, later {j}");
+                    checked += 1;
+                }
+                _ if r.exact || j.is_none() => assert_eq!(got, f64::from(r.label)),
+                _ => {}
+            }
+        }
+        assert!(checked > 40, "{checked}");
+        recs.swap(3, 9);
+        assert!(!sequential_games(&recs)[0]);
     }
 
     #[test]

@@ -192,6 +192,10 @@ enum Command {
         /// Positions this many empties outside a phase's bucket also train it.
         #[arg(long, default_value_t = 2)]
         margin: u32,
+        /// Share of each label taken from the fitted evaluation of the same game's first
+        /// position a phase later (0 to 1; 0: the game's result alone).
+        #[arg(long, default_value_t = 0.0)]
+        bootstrap: f64,
     },
     /// Evaluations per second of both evaluators on recorded positions.
     Speed {
@@ -649,7 +653,11 @@ fn run(cli: Cli) -> Result<()> {
             iters,
             lambda,
             margin,
+            bootstrap,
         } => {
+            if !(0.0..=1.0).contains(&bootstrap) {
+                bail!("--bootstrap {bootstrap}: a share from 0 to 1");
+            }
             let mut records = Vec::new();
             for f in &files {
                 let mut r =
@@ -661,6 +669,7 @@ fn run(cli: Cli) -> Result<()> {
                 iters,
                 lambda,
                 margin,
+                bootstrap,
             };
             let (pattern, summary) = fit::fit(&records, &cfg);
             print!("{summary}");
@@ -722,6 +731,26 @@ fn run(cli: Cli) -> Result<()> {
                 data::read_records(&file).with_context(|| format!("reading {}", file.display()))?;
             let pattern = load_pattern(weights.as_ref())?;
             print!("{}", matches::speed(&records, &pattern));
+            // What a process pays once to have the evaluator: reading, checking and folding.
+            let bytes = match &weights {
+                Some(p) => std::fs::read(p).with_context(|| format!("reading {}", p.display()))?,
+                None => duel_othello::pattern::COMMITTED.to_vec(),
+            };
+            let mut times: Vec<f64> = (0..5)
+                .map(|_| {
+                    let t = Instant::now();
+                    let p = Pattern::from_bytes(&bytes).map(|p| p.weights().len());
+                    std::hint::black_box(p.ok());
+                    t.elapsed().as_secs_f64() * 1e3
+                })
+                .collect();
+            times.sort_by(f64::total_cmp);
+            println!(
+                "load: {} bytes, {} weights, {:.1} ms (median of 5: parse, check, fold)",
+                bytes.len(),
+                pattern.weights().len(),
+                times[2]
+            );
         }
         Command::Match {
             depth,

@@ -9,13 +9,16 @@
 //! whatever the weights. A class whose squares are themselves symmetric (a row, a diagonal, the
 //! 3×3 corner) would be read several times per occurrence; the fit sees it so ([`features`]),
 //! but the evaluation reads it once, from a table folded at load time ([`REPS`]): 46 lookups
-//! instead of 88, plus two for mobility (the number of moves of each side, a table each).
+//! instead of 88, plus five small tables: mobility (the number of moves of each side),
+//! potential mobility (the empty squares next to the other side's discs, for each side) and
+//! the parity of the empty squares (who would play the last move if nobody passed).
 //!
 //! Set: the edge with its two X-squares (10 squares), the 3×3 corner (9), the 2×5 corner (10),
 //! rows 2, 3 and 4 (8 each) and the diagonals of length 8 down to 4, each in all its positions
 //! on the board (46 occurrences).
 //!
-//! Phases are buckets of empty squares: a pattern that is good with 50 empties can be bad with 10.
+//! Phases are buckets of four empty squares (Logistello's stages were four discs wide too): a
+//! pattern that is good with 50 empties can be bad with 10.
 
 use std::fmt;
 use std::sync::{Arc, OnceLock};
@@ -25,13 +28,13 @@ use duel_core::{Evaluator, ProbCut, Score};
 use crate::{bitboard, Estimate, Move, Othello, Textbook};
 
 /// Number of phases (buckets of empty squares, see [`phase`]).
-pub const PHASES: usize = 8;
+pub const PHASES: usize = 15;
 
-/// The phase of a position with `empties` empty squares: eight empties per bucket, so the
-/// last bucket (57–60 empties) holds only the first plies of the game.
+/// The phase of a position with `empties` empty squares: four empties per bucket, 1–4 first,
+/// so the last bucket (57–60 empties) holds the first plies of the game.
 #[inline]
 pub const fn phase(empties: u32) -> usize {
-    let b = (empties.saturating_sub(1) / 8) as usize;
+    let b = (empties.saturating_sub(1) / 4) as usize;
     if b < PHASES {
         b
     } else {
@@ -109,31 +112,70 @@ pub const CLASSES: [Class; 11] = [
 /// Table entries for the number of legal moves (0..=31, more is counted as 31).
 pub const MOBILITY_SIZE: usize = 32;
 
+/// Table entries for potential mobility, the number of empty squares next to the other side's
+/// discs (at most 60).
+pub const POTENTIAL_SIZE: usize = 64;
+
+/// Table entries for the parity of the number of empty squares.
+pub const PARITY_SIZE: usize = 2;
+
+/// The small tables after the pattern classes: our mobility, theirs, our potential mobility,
+/// theirs, parity. Each is read once per evaluation.
+pub const EXTRA_SIZES: [usize; 5] = [
+    MOBILITY_SIZE,
+    MOBILITY_SIZE,
+    POTENTIAL_SIZE,
+    POTENTIAL_SIZE,
+    PARITY_SIZE,
+];
+
+/// Number of [`EXTRA_SIZES`] tables.
+pub const EXTRAS: usize = EXTRA_SIZES.len();
+
 /// Orientations of the board: the eight symmetries of the square.
 pub const ORIENTATIONS: usize = 8;
 
-/// Table lookups per evaluation: every class in every orientation, then our mobility, then
-/// theirs.
-pub const FEATURES: usize = CLASSES.len() * ORIENTATIONS + 2;
+/// Table lookups per evaluation: every class in every orientation, then the [`EXTRAS`].
+pub const FEATURES: usize = CLASSES.len() * ORIENTATIONS + EXTRAS;
 
-/// Where each class's table starts inside one phase, then the two mobility tables; the last
-/// entry is the length of one phase's weights.
-pub const OFFSETS: [usize; CLASSES.len() + 3] = {
-    let mut off = [0; CLASSES.len() + 3];
+/// Where each class's table starts inside one phase, then each of the [`EXTRA_SIZES`] tables;
+/// the last entry is the length of one phase's weights.
+pub const OFFSETS: [usize; CLASSES.len() + EXTRAS + 1] = {
+    let mut off = [0; CLASSES.len() + EXTRAS + 1];
     let mut i = 0;
     while i < CLASSES.len() {
         off[i + 1] = off[i] + CLASSES[i].size();
         i += 1;
     }
-    off[i + 1] = off[i] + MOBILITY_SIZE;
-    off[i + 2] = off[i + 1] + MOBILITY_SIZE;
+    let mut k = 0;
+    while k < EXTRAS {
+        off[i + k + 1] = off[i + k] + EXTRA_SIZES[k];
+        k += 1;
+    }
     off
 };
 
 /// Weights in one phase.
-pub const PHASE_LEN: usize = OFFSETS[CLASSES.len() + 2];
+pub const PHASE_LEN: usize = OFFSETS[CLASSES.len() + EXTRAS];
 
-/// Weights are stored in 1/64 of a disc: the rounding of the 48 entries an evaluation adds
+/// The slots (inside one phase) of the [`EXTRA_SIZES`] tables that `(p, o)` reads, `p` to
+/// move: what a pattern cannot see, since it counts over the whole board.
+#[inline(always)]
+fn extra_slots(p: u64, o: u64) -> [usize; EXTRAS] {
+    let n = CLASSES.len();
+    let empty = !(p | o);
+    let mob = |a: u64, b: u64| (bitboard::moves(a, b).count_ones() as usize).min(MOBILITY_SIZE - 1);
+    let potential = |b: u64| (bitboard::neighbours(b) & empty).count_ones() as usize;
+    [
+        OFFSETS[n] + mob(p, o),
+        OFFSETS[n + 1] + mob(o, p),
+        OFFSETS[n + 2] + potential(o),
+        OFFSETS[n + 3] + potential(p),
+        OFFSETS[n + 4] + (empty.count_ones() & 1) as usize,
+    ]
+}
+
+/// Weights are stored in 1/64 of a disc: the rounding of the 51 entries an evaluation adds
 /// (about 0.03 disc in all) stays below the evaluation's unit of 1/16 disc, and most weights
 /// fit the one-byte code of the file.
 pub const WEIGHT_SCALE: f64 = 64.0;
@@ -291,8 +333,8 @@ pub const REPS: [u8; CLASSES.len()] = [
     0b0000_1111,
 ];
 
-/// The table slots (inside one phase) of every class in every orientation, then of the two
-/// mobility tables: the unfolded form of the evaluation, which the fitting code trains.
+/// The table slots (inside one phase) of every class in every orientation, then of the
+/// [`EXTRAS`]: the unfolded form of the evaluation, which the fitting code trains.
 #[inline]
 pub fn features(p: u64, o: u64) -> [u32; FEATURES] {
     let mut f = [0u32; FEATURES];
@@ -302,9 +344,9 @@ pub fn features(p: u64, o: u64) -> [u32; FEATURES] {
         let slot = &mut f[g * n..(g + 1) * n];
         all_indices(ps[g], os[g], slot);
     }
-    let mob = |a: u64, b: u64| (bitboard::moves(a, b).count_ones() as usize).min(MOBILITY_SIZE - 1);
-    f[FEATURES - 2] = (OFFSETS[n] + mob(p, o)) as u32;
-    f[FEATURES - 1] = (OFFSETS[n + 1] + mob(o, p)) as u32;
+    for (dst, slot) in f[n * ORIENTATIONS..].iter_mut().zip(extra_slots(p, o)) {
+        *dst = slot as u32;
+    }
     f
 }
 
@@ -319,7 +361,7 @@ pub enum WeightsError {
     Version(u32),
     /// Fitted for other patterns or phases than this code evaluates.
     Shape {
-        /// What this code expects: phases, then the table size of each class and mobility.
+        /// What this code expects: phases, then the table size of each class and extra table.
         expected: Vec<u32>,
         /// What the file declares.
         found: Vec<u32>,
@@ -371,13 +413,13 @@ impl std::error::Error for WeightsError {}
 pub const MAGIC: [u8; 8] = *b"DUELPAT\0";
 
 /// The format version written and read.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// The shape a file must declare: phases, then each table's size.
 fn shape() -> Vec<u32> {
     let mut s = vec![PHASES as u32];
     s.extend(CLASSES.iter().map(|c| c.size() as u32));
-    s.extend([MOBILITY_SIZE as u32; 2]);
+    s.extend(EXTRA_SIZES.iter().map(|&n| n as u32));
     s
 }
 
@@ -594,8 +636,8 @@ impl fmt::Debug for Pattern {
     }
 }
 
-/// The weights fitted by `duel-train`, see `weights/README.md`.
-const COMMITTED: &[u8] = include_bytes!("../weights/pattern.bin");
+/// The weights fitted by `duel-train` (see `weights/README.md`), as built in.
+pub const COMMITTED: &[u8] = include_bytes!("../weights/pattern.bin");
 
 impl Default for Pattern {
     /// The committed weights, parsed once per process.
@@ -745,10 +787,10 @@ impl Pattern {
             + sum_orientation::<5>(t, ps[5], os[5])
             + sum_orientation::<6>(t, ps[6], os[6])
             + sum_orientation::<7>(t, ps[7], os[7]);
-        let n = CLASSES.len();
-        let mob =
-            |a: u64, b: u64| (bitboard::moves(a, b).count_ones() as usize).min(MOBILITY_SIZE - 1);
-        sum + i32::from(t[OFFSETS[n] + mob(p, o)]) + i32::from(t[OFFSETS[n + 1] + mob(o, p)])
+        sum + extra_slots(p, o)
+            .iter()
+            .map(|&s| i32::from(t[s]))
+            .sum::<i32>()
     }
 }
 
@@ -771,9 +813,6 @@ impl Estimate for Pattern {
         let t = &self.folded[ph * PHASE_LEN..(ph + 1) * PHASE_LEN];
         let base = read_indices(o, p);
         let sum: i32 = base.iter().map(|&i| i32::from(t[i as usize])).sum();
-        let n = CLASSES.len();
-        let mob =
-            |a: u64, b: u64| (bitboard::moves(a, b).count_ones() as usize).min(MOBILITY_SIZE - 1);
         let mut delta = [0u32; READS];
         let mut m = moves;
         while m != 0 {
@@ -804,8 +843,10 @@ impl Estimate for Pattern {
                 raw += i32::from(t[new]) - i32::from(t[old]);
                 delta[j] = 0;
             }
-            raw +=
-                i32::from(t[OFFSETS[n] + mob(cp, co)]) + i32::from(t[OFFSETS[n + 1] + mob(co, cp)]);
+            raw += extra_slots(cp, co)
+                .iter()
+                .map(|&s| i32::from(t[s]))
+                .sum::<i32>();
             if !visit((raw + (1 << (EVAL_SHIFT - 1))) >> EVAL_SHIFT) {
                 return;
             }
@@ -853,7 +894,9 @@ impl Evaluator<Othello> for Pattern {
     }
 
     /// The textbook's ordering: its corner rule, then its square table. Cheap, and the search's
-    /// table move and history do most of the ordering anyway.
+    /// table move and history do most of the ordering anyway (sorting by each child's value
+    /// took fewer nodes but lost at equal time: docs/BENCHMARKS.md, "Othello: the pattern
+    /// evaluation, version 2").
     fn move_hint(&self, pos: &Othello, mv: Move) -> i32 {
         Textbook::default().move_hint(pos, mv)
     }
@@ -1070,8 +1113,8 @@ mod tests {
     #[test]
     fn phases_cover_the_game() {
         assert_eq!(phase(0), 0);
-        assert_eq!(phase(8), 0);
-        assert_eq!(phase(9), 1);
+        assert_eq!(phase(4), 0);
+        assert_eq!(phase(5), 1);
         assert_eq!(phase(60), PHASES - 1);
         assert_eq!(PHASE_LEN, OFFSETS[OFFSETS.len() - 1]);
     }

@@ -119,7 +119,8 @@ fn bad_files_are_errors_not_panics() {
 /// The start position is its own image with the colours swapped (mirror the files), so its
 /// value is the same for either side to move; and the four first moves lead to images of one
 /// another, so they evaluate exactly alike. The value itself is not forced to zero (moving
-/// first is not symmetric): the fit puts it near zero, as the game's value (a draw) says.
+/// first is not symmetric): the fit puts it where the training games' results were, near
+/// zero, as the game's value (a draw) says.
 #[test]
 fn start_position_is_balanced() {
     let pat = Pattern::default();
@@ -127,8 +128,9 @@ fn start_position_is_balanced() {
     let (p, o) = (start.player(), start.opponent());
     assert_eq!(pat.estimate(p, o), pat.estimate(o, p));
     let v = pat.evaluate(&start);
-    // Measured with the committed weights: +8/16 disc for the side to move.
-    assert!(v.abs() <= 16, "start evaluates to {v}/16 discs");
+    // Version 2's weights: −31/16 disc for the side to move, where the 13,640 training games
+    // (random first plies, then depth 8) gave the side to move −1.7 discs on average.
+    assert!(v.abs() <= 48, "start evaluates to {v}/16 discs");
     let mut moves = Vec::new();
     start.generate_moves(&mut moves);
     assert_eq!(moves.len(), 4);

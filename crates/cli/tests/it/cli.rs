@@ -270,11 +270,11 @@ fn solve_othello_ffo_40_exactly_with_progress() {
         "{out}"
     );
     assert!(
-        out.contains("  move a2 (3/10): solved, value +38, 8,078,483 nodes"),
+        out.contains("  move a2 (3/10): solved, value +38, 7,391,433 nodes"),
         "{out}"
     );
     assert!(out.contains("method: Othello endgame solver"), "{out}");
-    assert!(out.contains(", 28786878 nodes, "), "{out}");
+    assert!(out.contains(", 31060244 nodes, "), "{out}");
 }
 
 #[test]

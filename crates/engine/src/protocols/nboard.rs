@@ -245,17 +245,12 @@ impl Job {
         };
         // Exact within the reach; one step further only the winner, and a proven loss is
         // left to the search, whose move keeps the most chances against a fallible opponent.
-        let goal = if to_play && pos.empties().count_ones() > reach && reach > 0 {
-            SolveGoal::Outcome
+        let (goal, limit) = if to_play && pos.empties().count_ones() > reach && reach > 0 {
+            (SolveGoal::Outcome, reach + OUTCOME_EXTRA)
         } else {
-            SolveGoal::Exact
+            (SolveGoal::Exact, reach)
         };
-        let solve_reach = if goal == SolveGoal::Outcome {
-            reach + OUTCOME_EXTRA
-        } else {
-            reach
-        };
-        if let Some(solved) = session.solve_near_end(solve_reach, goal, deadline) {
+        if let Some(solved) = session.solve_near_end(limit, goal, deadline) {
             match solved {
                 Ok(s) => {
                     let margin = s.margin.expect("the solver's report has its disc count");

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the sparring partners duel is measured against (Debian/Ubuntu packages), for
-# `duel match` and the strength figures in docs/BENCHMARKS.md. The core test suite needs none
-# of them; the tests that use one skip with a message when it is absent.
+# `duel match` and the strength figures in docs/BENCHMARKS.md. The tests that play one skip
+# with a message when it is absent, except under DUEL_ENGINE_TESTS=require: `.ci/run` installs
+# fairymax, phalanx and sjaakii and sets it, so CI tests the xboard path on every run.
 #
 #   UCI:    stockfish (15.1; UCI_LimitStrength/UCI_Elo 1350-2850), glaurung, toga2,
 #           ethereal-chess

@@ -33,3 +33,22 @@ pub fn duel_with_input(args: &[&str], input: &str) -> Output {
         .unwrap();
     child.wait_with_output().unwrap()
 }
+
+/// The first of `paths` where the other engine `name` is installed. Absent: None, with a
+/// message, or a failure when `DUEL_ENGINE_TESTS=require` (as `.ci/run` sets after
+/// installing them), so that CI never passes a test it skipped.
+pub fn other_engine(name: &str, paths: &[&'static str]) -> Option<&'static str> {
+    let found = paths
+        .iter()
+        .copied()
+        .find(|p| std::path::Path::new(p).exists());
+    if found.is_none() {
+        let why = format!("{name} is not installed (scripts/install-engines.sh installs it)");
+        assert!(
+            std::env::var("DUEL_ENGINE_TESTS").as_deref() != Ok("require"),
+            "DUEL_ENGINE_TESTS=require: {why}"
+        );
+        eprintln!("skipped: {why}");
+    }
+    found
+}

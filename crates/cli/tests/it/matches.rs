@@ -99,13 +99,9 @@ fn a_short_chess960_match_against_itself() {
 
 #[test]
 fn a_short_match_against_an_xboard_engine() {
-    let fairymax = ["/usr/games/fairymax", "/usr/bin/fairymax"]
-        .into_iter()
-        .find(|p| std::path::Path::new(p).exists());
-    let Some(fairymax) = fairymax else {
-        eprintln!("skipped: fairymax is not installed (scripts/install-engines.sh installs it)");
-        return;
-    };
+    let fairymax =
+        crate::common::other_engine("fairymax", &["/usr/games/fairymax", "/usr/bin/fairymax"]);
+    let Some(fairymax) = fairymax else { return };
     two_games(fairymax, "xboard", &[]);
     // Another start reaches an xboard engine by setboard: Fairy-Max declares `setboard=0`,
     // so it is refused by name; Phalanx has it.
@@ -127,10 +123,8 @@ fn a_short_match_against_an_xboard_engine() {
         &["--games", "1", "--tc", "2+0.05", "--openings", epd],
         "setboard",
     );
-    if std::path::Path::new("/usr/games/phalanx").exists() {
-        two_games("/usr/games/phalanx", "xboard", &["--openings", epd]);
-    } else {
-        eprintln!("skipped: phalanx is not installed (scripts/install-engines.sh installs it)");
+    if let Some(phalanx) = crate::common::other_engine("phalanx", &["/usr/games/phalanx"]) {
+        two_games(phalanx, "xboard", &["--openings", epd]);
     }
     let _ = std::fs::remove_dir_all(&dir);
     // An xboard engine has no node limit to obey.
@@ -922,11 +916,9 @@ done",
         !ok && err.contains("refused a move of the game: Illegal move: "),
         "{err}"
     );
-    let sjaakii = "/usr/games/sjaakii";
-    if !std::path::Path::new(sjaakii).exists() {
-        eprintln!("skipped: sjaakii is not installed (scripts/install-engines.sh installs it)");
+    let Some(sjaakii) = crate::common::other_engine("sjaakii", &["/usr/games/sjaakii"]) else {
         return;
-    }
+    };
     let pgn = dir.join("games.pgn");
     let (out, err, ok) = duel(&[
         "match",

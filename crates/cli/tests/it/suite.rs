@@ -131,19 +131,14 @@ fn another_engine_is_refused_with_the_reason() {
         assert!(!ok && err.contains(says), "{all:?}: {err}");
     }
     // An xboard engine without `setboard` cannot be given a position, and none takes nodes.
-    if let Some(fairymax) = ["/usr/games/fairymax", "/usr/bin/fairymax"]
-        .into_iter()
-        .find(|p| std::path::Path::new(p).exists())
+    if let Some(fairymax) =
+        crate::common::other_engine("fairymax", &["/usr/games/fairymax", "/usr/bin/fairymax"])
     {
         let xboard = ["--engine", fairymax, "--engine-protocol", "xboard"];
         let (_, err, ok) = duel(&[&["suite", file, "--depth", "2"][..], &xboard].concat());
         assert!(!ok && err.contains("setboard"), "{err}");
         let (_, err, ok) = duel(&[&["suite", file, "--nodes", "100"][..], &xboard].concat());
         assert!(!ok && err.contains("nodes"), "{err}");
-    } else {
-        eprintln!(
-            "skipped an xboard refusal: fairymax is not installed (scripts/install-engines.sh)"
-        );
     }
     let _ = std::fs::remove_file(path);
 }
@@ -151,11 +146,9 @@ fn another_engine_is_refused_with_the_reason() {
 /// An xboard engine that has `setboard` is given each position that way.
 #[test]
 fn an_xboard_engine_solves_a_position() {
-    let Some(phalanx) = ["/usr/games/phalanx", "/usr/bin/phalanx"]
-        .into_iter()
-        .find(|p| std::path::Path::new(p).exists())
+    let Some(phalanx) =
+        crate::common::other_engine("phalanx", &["/usr/games/phalanx", "/usr/bin/phalanx"])
     else {
-        eprintln!("skipped: phalanx is not installed (scripts/install-engines.sh installs it)");
         return;
     };
     let epd = "r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - bm Qxh7+; id \"WAC.004\";\n";

@@ -514,13 +514,76 @@ fn searchmoves_restricts_the_root() {
     assert!(e.close());
 }
 
+/// The number after `name` in the last `info` line of `lines` that has it.
+fn last_info(lines: &[String], name: &str) -> u64 {
+    (lines.iter().rev())
+        .find_map(|l| {
+            let mut words = l.split_whitespace().skip_while(|w| *w != name);
+            words.next()?;
+            words.next()?.parse().ok()
+        })
+        .unwrap_or_else(|| panic!("no {name} in {lines:?}"))
+}
+
+/// Each option changes what it names: the table's size how full a search leaves it, Clear
+/// Hash empties it, Threads adds the helpers' nodes, Move Overhead shortens a timed search,
+/// and Evaluator swaps the evaluation.
 #[test]
 fn options_take_effect() {
+    let search_with = |options: &[&str], go: &str| {
+        let mut e = Engine::uci();
+        for o in options {
+            e.send(&format!("setoption name {o}"));
+        }
+        e.send("position startpos");
+        let lines = e.search(go);
+        assert!(e.close());
+        lines
+    };
+    // Hash: the same search fills a 1 MiB table more than a 64 MiB one.
+    let small = last_info(&search_with(&["Hash value 1"], "go depth 9"), "hashfull");
+    let large = last_info(&search_with(&["Hash value 64"], "go depth 9"), "hashfull");
+    assert!(
+        small > large,
+        "hashfull {small} at 1 MiB, {large} at 64 MiB"
+    );
+
+    // Clear Hash: after it, a one-ply search finds an empty table.
     let mut e = Engine::uci();
-    e.send("setoption name Threads value 2");
-    e.send("setoption name Hash value 8");
+    e.send("setoption name Hash value 1");
+    e.send("position startpos");
+    assert!(last_info(&e.search("go depth 9"), "hashfull") > 0);
     e.send("setoption name Clear Hash");
-    e.send("setoption name move overhead value 50");
+    assert_eq!(last_info(&e.search("go depth 1"), "hashfull"), 0);
+    assert!(e.close());
+
+    // Threads: the helpers' nodes are counted with the main thread's, at the same depth.
+    let one = last_info(&search_with(&["Threads value 1"], "go depth 9"), "nodes");
+    let two = last_info(&search_with(&["Threads value 2"], "go depth 9"), "nodes");
+    assert!(two > one, "{two} nodes on two threads, {one} on one");
+
+    // Move Overhead: kept back from a fixed time, so 900 of 1000 ms leaves about 100 (the
+    // wall time from `go` to `bestmove`, in milliseconds).
+    let spent = |overhead: &str| {
+        let mut e = Engine::uci();
+        e.send(&format!("setoption name move overhead value {overhead}"));
+        e.send("position startpos");
+        e.send("isready");
+        e.until(|l| l == "readyok");
+        let start = std::time::Instant::now();
+        e.search("go movetime 1000");
+        let took = start.elapsed().as_millis();
+        assert!(e.close());
+        took
+    };
+    let (short, full) = (spent("900"), spent("0"));
+    assert!(
+        short < 500 && full >= 800,
+        "{short} ms with 900 kept back, {full} ms with none"
+    );
+
+    // Evaluator: the static value names the evaluator chosen, and the search still plays.
+    let mut e = Engine::uci();
     e.send("setoption name Evaluator value material");
     e.send("position startpos moves e2e4");
     e.send("eval");

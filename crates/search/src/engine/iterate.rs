@@ -98,6 +98,12 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
             if self.horizon == horizon {
                 break;
             }
+            // A stop set while the iteration ended (by the caller's callback: a soft time
+            // limit, a GUI's stop) ends the search here, not 1,024 nodes into the next.
+            if self.shared.stopping() {
+                self.stopped = true;
+                break;
+            }
             // A time limit is spent to its end, as `go movetime` asks: an iteration cut short
             // still searched the last best move first, and any move it proved better is
             // played. Deciding when a clock is better saved for later is the caller's business

@@ -421,9 +421,34 @@ fn node_limit_is_deterministic() {
 #[test]
 fn stop_flag_stops_a_search() {
     let mut s = Searcher::new(OpenLines, SearchConfig::default());
+    let flag = s.stop_flag();
+    // Set once the second iteration ends: the search asked for nine plies stops at two, with
+    // the move of the last iteration it finished.
+    let mut completed = Vec::new();
+    let r = s.search(&TicTacToe::start(), &Limits::depth(9), |it| {
+        completed.push(it.depth);
+        if it.depth == 2 {
+            flag.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    });
+    assert_eq!(completed, [1, 2]);
+    assert_eq!(r.depth, 2);
+    assert!(r.best.is_some());
+    // Without the flag the same search goes the whole way.
+    let r = Searcher::new(OpenLines, SearchConfig::default()).search(
+        &TicTacToe::start(),
+        &Limits::depth(9),
+        |_| {},
+    );
+    assert_eq!(r.depth, 9);
+}
+
+#[test]
+fn a_stop_set_before_a_search_is_cleared_by_it() {
+    let mut s = Searcher::new(OpenLines, SearchConfig::default());
     s.stop_flag()
         .store(true, std::sync::atomic::Ordering::Relaxed);
-    // The flag is cleared at the start, so a search still runs.
+    // The flag is cleared at the start (a stop meant for the search before), so it runs.
     let r = s.search(&TicTacToe::start(), &Limits::depth(3), |_| {});
     assert_eq!(r.depth, 3);
 }

@@ -20,6 +20,18 @@ struct PassTicTacToe {
     passes: u32,
 }
 
+thread_local! {
+    /// Null moves played on this thread: the search's main thread is the caller's.
+    static NULLS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// The null moves `f` makes the search on this thread play.
+fn nulls_in(f: impl FnOnce()) -> u64 {
+    let before = NULLS.with(|n| n.get());
+    f();
+    NULLS.with(|n| n.get()) - before
+}
+
 const LINES: [u16; 8] = [0o7, 0o70, 0o700, 0o111, 0o222, 0o444, 0o421, 0o124];
 const KEYS: [u64; 19] = SplitMix64::keys(99);
 
@@ -137,6 +149,7 @@ impl Game for PassTicTacToe {
     }
 
     fn play_null(&mut self) -> bool {
+        NULLS.with(|n| n.set(n.get() + 1));
         self.to_move = self.to_move.other();
         self.passes += 1;
         true
@@ -278,7 +291,8 @@ fn pruning_configs() -> Vec<(&'static str, SearchConfig)> {
 #[test]
 fn inexact_prunings_keep_proven_values_and_legal_moves() {
     let mut rng = SplitMix64::new(7);
-    let mut nulls_tried = 0;
+    // Null moves played, by whether the configuration turns null move on.
+    let (mut nulls_on, mut nulls_off) = (0, 0);
     for _ in 0..60 {
         // A random position with 0 to 4 stones.
         let mut pos = PassTicTacToe::start();
@@ -294,12 +308,18 @@ fn inexact_prunings_keep_proven_values_and_legal_moves() {
             Reference::AlphaBetaSoft.search(&pos, &OpenLinesNull, 9, ReferenceOptions::default());
         pos.generate_moves(&mut moves);
         for (name, config) in pruning_configs() {
+            let null_move = config.null_move;
             let mut s = Searcher::new(OpenLinesNull, config);
             // Depth-limited: any legal move, a value in range.
-            let r = s.search(&pos, &Limits::depth(4), |_| {});
+            let mut r = None;
+            let nulls = nulls_in(|| r = Some(s.search(&pos, &Limits::depth(4), |_| {})));
+            let r = r.expect("searched");
             assert!(r.best.is_some_and(|m| moves.contains(&m)), "{name}");
             assert!(r.value.0.abs() <= Score::WIN_VALUE, "{name}");
-            nulls_tried += r.stats.cutoffs;
+            match null_move {
+                true => nulls_on += nulls,
+                false => nulls_off += nulls,
+            }
             // Unlimited: the search stops only once nothing depends on the horizon.
             s.new_game();
             let r = s.search(&pos, &Limits::default(), |_| {});
@@ -307,7 +327,9 @@ fn inexact_prunings_keep_proven_values_and_legal_moves() {
             assert!(r.best.is_some_and(|m| moves.contains(&m)), "{name}");
         }
     }
-    assert!(nulls_tried > 0);
+    // The values above were proven with null moves really played, and only where asked for.
+    assert!(nulls_on > 0);
+    assert_eq!(nulls_off, 0);
 }
 
 /// With the pruning `enable` sets, a search of the start position to `depth` visits fewer
@@ -393,7 +415,8 @@ fn exchange_pruning_prunes_nodes() {
 }
 
 /// Singular extensions search more, not less: at depth 9 (where nodes of depth 8 have table
-/// moves to test) the tree must differ from the plain one, and keep the proven value above.
+/// moves to test) the tree grows beyond the plain one (the exclusion searches and the
+/// extended moves), and the proven value above holds.
 #[test]
 fn singular_extensions_change_the_tree() {
     let pos = PassTicTacToe::start();
@@ -407,7 +430,12 @@ fn singular_extensions_change_the_tree() {
     };
     let a = Searcher::new(OpenLinesNull, plain).search(&pos, &Limits::depth(9), |_| {});
     let b = Searcher::new(OpenLinesNull, singular).search(&pos, &Limits::depth(9), |_| {});
-    assert_ne!(a.stats.nodes, b.stats.nodes);
+    assert!(
+        b.stats.nodes > a.stats.nodes,
+        "{} vs {}",
+        b.stats.nodes,
+        a.stats.nodes
+    );
 }
 
 /// Correction history changes the static values that pruning reads, so with futility pruning
@@ -427,4 +455,17 @@ fn correction_history_changes_the_tree() {
     let a = Searcher::new(OpenLinesNull, futility).search(&pos, &Limits::depth(7), |_| {});
     let b = Searcher::new(OpenLinesNull, corrected).search(&pos, &Limits::depth(7), |_| {});
     assert_ne!(a.stats.nodes, b.stats.nodes);
+    // The difference is the corrected values read by futility pruning: with nothing that reads
+    // them, correction history leaves the tree as it was.
+    let plain = SearchConfig {
+        tt_mb: 1,
+        ..SearchConfig::default()
+    };
+    let unread = SearchConfig {
+        correction: true,
+        ..plain.clone()
+    };
+    let a = Searcher::new(OpenLinesNull, plain).search(&pos, &Limits::depth(7), |_| {});
+    let b = Searcher::new(OpenLinesNull, unread).search(&pos, &Limits::depth(7), |_| {});
+    assert_eq!((a.stats.nodes, a.value), (b.stats.nodes, b.value));
 }

@@ -50,15 +50,75 @@ fn sample_positions() -> Vec<Othello> {
     out
 }
 
+/// The text's five features computed from the squares one by one, as a reader would count
+/// them on the board: a reference written apart from the evaluator's bitboard code. Values are
+/// from the side to move: ours minus theirs.
+fn features_by_scanning(p: &Othello) -> [i32; 5] {
+    let (ours, theirs) = (p.player(), p.opponent());
+    let at = |bb: u64, f: i32, r: i32| {
+        (0..8).contains(&f) && (0..8).contains(&r) && bb >> (r * 8 + f) & 1 == 1
+    };
+    let empty =
+        |f: i32, r: i32| (0..8).contains(&f) && (0..8).contains(&r) && !at(ours | theirs, f, r);
+    // A move: an empty square from which some direction runs over their discs to one of ours.
+    let can_move = |me: u64, them: u64, f: i32, r: i32| {
+        empty(f, r)
+            && (-1..=1)
+                .flat_map(|df| (-1..=1).map(move |dr| (df, dr)))
+                .any(|(df, dr)| {
+                    if (df, dr) == (0, 0) {
+                        return false;
+                    }
+                    let (mut x, mut y, mut run) = (f + df, r + dr, 0);
+                    while at(them, x, y) {
+                        x += df;
+                        y += dr;
+                        run += 1;
+                    }
+                    run > 0 && at(me, x, y)
+                })
+    };
+    let next_to = |bb: u64, f: i32, r: i32| {
+        (-1..=1).any(|df| (-1..=1).any(|dr| (df, dr) != (0, 0) && at(bb, f + df, r + dr)))
+    };
+    let (mut squares, mut mobility, mut corners, mut potential, mut discs) = (0, 0, 0, 0, 0);
+    for r in 0..8 {
+        for f in 0..8 {
+            let w = SQUARE_WEIGHTS[(r * 8 + f) as usize];
+            let corner = (f == 0 || f == 7) && (r == 0 || r == 7);
+            if at(ours, f, r) {
+                squares += w;
+                corners += i32::from(corner);
+                discs += 1;
+            } else if at(theirs, f, r) {
+                squares -= w;
+                corners -= i32::from(corner);
+                discs -= 1;
+            } else {
+                mobility += i32::from(can_move(ours, theirs, f, r));
+                mobility -= i32::from(can_move(theirs, ours, f, r));
+                potential += i32::from(next_to(theirs, f, r));
+                potential -= i32::from(next_to(ours, f, r));
+            }
+        }
+    }
+    [squares, mobility, corners, potential, discs]
+}
+
 #[test]
 fn evaluation_is_the_weighted_sum_of_the_features() {
     let eval = Textbook::default();
     assert_eq!(eval.name(), "textbook");
+    // The text's weights, as it gives them: square table 1, mobility 10, corners 50,
+    // potential mobility 3, discs 1.
+    let text_weights = [1, 10, 50, 3, 1];
+    assert_eq!(WEIGHTS.map(|(_, w)| w), text_weights);
     for p in sample_positions() {
-        let terms = eval.terms(&p);
-        assert_eq!(terms.len(), WEIGHTS.len());
-        let sum: i32 = terms.iter().map(|(_, w, a)| w * a).sum();
-        assert_eq!(eval.evaluate(&p), sum);
+        let counted = features_by_scanning(&p);
+        let by_feature: Vec<i32> = Feature::ALL.iter().map(|f| f.value(&p)).collect();
+        assert_eq!(by_feature, counted, "{}", p.to_text());
+        let sum: i32 = counted.iter().zip(text_weights).map(|(v, w)| v * w).sum();
+        assert_eq!(eval.evaluate(&p), sum, "{}", p.to_text());
         assert!(eval.evaluate(&p).abs() <= Score::MAX_HEURISTIC);
     }
 }

@@ -5,6 +5,7 @@ mod common;
 mod transcript;
 
 mod cli;
+mod corpus;
 mod gomocup;
 mod matches;
 mod nboard;

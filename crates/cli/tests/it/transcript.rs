@@ -1,10 +1,11 @@
 //! A protocol engine (`duel uci`, `duel nboard`) run as a child process, for transcript tests:
 //! lines in, lines out read on a thread, with deadlines so that an engine gone deaf fails a
-//! test instead of hanging it.
+//! test instead of hanging it, and the standard error kept for when it has ended.
 
-use std::io::Write;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::io::{Read, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// Long enough for any answer on a loaded CI machine; the tests that check that something does
@@ -24,6 +25,8 @@ pub struct Engine {
     pub lines: Receiver<String>,
     /// Everything read so far, for failure messages.
     pub seen: Vec<String>,
+    /// The standard error, read on a thread to its end (a panic's message lands there).
+    stderr: Option<JoinHandle<String>>,
 }
 
 impl Engine {
@@ -38,10 +41,16 @@ impl Engine {
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("duel runs");
         let stdin = child.stdin.take();
+        let mut err = child.stderr.take().unwrap();
+        let stderr = std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = err.read_to_end(&mut bytes);
+            String::from_utf8_lossy(&bytes).into_owned()
+        });
         let stdout = child.stdout.take().unwrap();
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
@@ -58,6 +67,7 @@ impl Engine {
             stdin,
             lines: rx,
             seen: Vec::new(),
+            stderr: Some(stderr),
         }
     }
 
@@ -125,11 +135,20 @@ impl Engine {
     }
 
     /// Waits for the process to end, which it must within `limit`.
-    pub fn exits_within(mut self, limit: Duration, what: &str) {
+    pub fn exits_within(self, limit: Duration, what: &str) {
+        self.ends_within(limit, what);
+    }
+
+    /// Waits for the process to end, which it must within `limit`: its exit status and all
+    /// it wrote to its standard error.
+    pub fn ends_within(mut self, limit: Duration, what: &str) -> (ExitStatus, String) {
         let start = Instant::now();
         loop {
-            if self.child.try_wait().unwrap().is_some() {
-                return;
+            if let Some(status) = self.child.try_wait().unwrap() {
+                // The process is gone, so its standard error is at its end (unless a child
+                // of its own kept it open, which duel never starts).
+                let stderr = self.stderr.take().map(|t| t.join().unwrap());
+                return (status, stderr.unwrap_or_default());
             }
             assert!(
                 start.elapsed() < limit,
@@ -140,16 +159,14 @@ impl Engine {
     }
 
     /// Closes the input and waits for the process; its exit success.
-    pub fn close(mut self) -> bool {
+    pub fn close(self) -> bool {
+        self.close_ended().0.success()
+    }
+
+    /// Closes the input and waits for the process: its exit status and standard error.
+    pub fn close_ended(mut self) -> (ExitStatus, String) {
         drop(self.stdin.take());
-        let deadline = Instant::now() + PATIENCE;
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status.success();
-            }
-            assert!(Instant::now() < deadline, "the engine did not exit");
-            std::thread::sleep(Duration::from_millis(10));
-        }
+        self.ends_within(PATIENCE, "the engine after the end of its input")
     }
 }
 

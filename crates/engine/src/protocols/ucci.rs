@@ -10,7 +10,7 @@
 //! - times are milliseconds, or seconds after `setoption usemillisec false`; `time`,
 //!   `increment` and `movestogo` are the engine's own clock (the opponent's is not needed);
 //! - `banmoves` excludes moves from the next search (the GUI's ruling on a repetition), until
-//!   the next `position`;
+//!   the next `position`; a move the position does not have is named and dropped;
 //! - `stop` with no search answers `nobestmove`, a finished game's `go` too; `quit` answers
 //!   `bye`;
 //! - `probe` answers `pophash` with what the transposition table holds;
@@ -150,7 +150,7 @@ impl Ucci {
                 self.uci.handle(Command::Position(p))
             }
             proto::Command::BanMoves(moves) => {
-                self.banned = moves;
+                self.ban(moves);
                 true
             }
             proto::Command::Go(go) => self.go(go),
@@ -179,22 +179,23 @@ impl Ucci {
     fn set_option(&mut self, name: &str, value: Option<String>) -> bool {
         let key = name.to_ascii_lowercase();
         match key.as_str() {
-            "usemillisec" => match check(value.as_deref()).as_deref() {
-                Some("true") => self.millis = true,
-                Some("false") => self.millis = false,
-                _ => self.uci.error(format!(
-                    "option 'usemillisec' takes on, off, true or false, not '{}'",
-                    value.unwrap_or_default()
-                )),
-            },
+            "usemillisec" => {
+                if let Some(on) = self.check_option(&key, value.as_deref()) {
+                    self.millis = on;
+                }
+            }
             "newgame" => return self.uci.handle(Command::UciNewGame),
-            // GUI settings that change nothing here: said, not refused.
-            "batch" | "debug" | "usebook" | "bookfiles" => {
-                if key == "debug" {
-                    let on = check(value.as_deref()).as_deref() == Some("true");
+            "debug" => {
+                if let Some(on) = self.check_option(&key, value.as_deref()) {
                     return self.uci.handle(Command::Debug(on));
                 }
             }
+            // GUI settings that change nothing here: taken without a word, but a value that is
+            // no check value is refused as any other option's is.
+            "batch" | "usebook" => {
+                self.check_option(&key, value.as_deref());
+            }
+            "bookfiles" => {}
             _ => {
                 // The UCI loop knows the options by their UCCI names too; a check option's
                 // value may be `on` or `off` here.
@@ -248,12 +249,21 @@ impl Ucci {
                 return true;
             };
             let legal = session.legal_moves();
-            let banned: Vec<String> = self
-                .banned
-                .iter()
-                .filter_map(|m| session.parse_search_move(m).ok())
-                .collect();
+            let mut banned = Vec::new();
+            let mut dropped = Vec::new();
+            for m in &self.banned {
+                match session.parse_search_move(m) {
+                    Ok(mv) => banned.push(mv),
+                    Err(e) => dropped.push((m.clone(), e)),
+                }
+            }
             go.searchmoves = legal.into_iter().filter(|m| !banned.contains(m)).collect();
+            // Moves banned while a search ran, when the position they were for was not there
+            // to check them (see `Ucci::ban`): named once, here.
+            self.banned.retain(|m| !dropped.iter().any(|(d, _)| d == m));
+            for (m, e) in dropped {
+                self.uci.error(format!("banmoves: '{m}' dropped ({e})"));
+            }
             if go.searchmoves.is_empty() {
                 self.uci
                     .error("every legal move is banned (banmoves): no move to give");
@@ -262,6 +272,45 @@ impl Ucci {
             }
         }
         self.uci.handle(Command::Go(go))
+    }
+
+    /// A check option's value (`on`, `off`, `true` or `false`), or None with the refusal said.
+    fn check_option(&self, name: &str, value: Option<&str>) -> Option<bool> {
+        match check(value).as_deref() {
+            Some("true") => Some(true),
+            Some("false") => Some(false),
+            _ => {
+                self.uci.error(format!(
+                    "option '{name}' takes on, off, true or false, not '{}'",
+                    value.unwrap_or_default()
+                ));
+                None
+            }
+        }
+    }
+
+    /// `banmoves`: the moves are kept for the searches until the next `position`. Moves the
+    /// position does not have are named and dropped at once, as `searchmoves` drops them in
+    /// UCI: a ban that matches no move would otherwise be lost without a word. While a
+    /// search runs, the position may yet change (a `position` is kept until it ends), so the
+    /// moves are checked at the next `go`.
+    fn ban(&mut self, moves: Vec<String>) {
+        self.uci.reclaim();
+        let session = match (&self.uci.running, &self.uci.session) {
+            (None, Some(session)) => session,
+            _ => {
+                self.banned = moves;
+                return;
+            }
+        };
+        let mut kept = Vec::new();
+        for m in moves {
+            match session.parse_search_move(&m) {
+                Ok(_) => kept.push(m),
+                Err(e) => self.uci.error(format!("banmoves: '{m}' dropped ({e})")),
+            }
+        }
+        self.banned = kept;
     }
 
     fn probe(&mut self, p: &uci::Position) {

@@ -2,8 +2,8 @@
 //! from [`GameInfo::end_reason`]), drawn when it runs past a ply limit ([`MAX_PLIES`] by
 //! default), or, when a match asks for it, won by the side both players' values have favoured
 //! by a margin for some plies ([`WinRule`], cutechess-cli's `-resign`). The other ends, a
-//! move after the flag, an illegal move and a resignation, are judged where the move comes in
-//! ([`crate::play_game`]).
+//! resignation and a player's [`Fault`] (a move after the flag, an illegal move, a crash,
+//! garbage), are judged where the move comes in ([`crate::play_game`]).
 
 use duel_core::{GameInfo, Outcome, Side};
 use serde::{Deserialize, Serialize};
@@ -50,6 +50,37 @@ impl GameResult {
             (GameResult::Draw, _) => 1,
             (GameResult::FirstWins, 0) | (GameResult::SecondWins, 1) => 2,
             _ => 0,
+        }
+    }
+}
+
+/// How a player lost a game by its own doing rather than by the game: the kinds a match
+/// counts apart for each player.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Fault {
+    /// No move before its flag fell.
+    Time,
+    /// A move the rules refuse, or a text that is no move of the game.
+    Illegal,
+    /// The engine exited, its input pipe broke, or it stopped answering.
+    Crash,
+    /// Where its answer was due, a line its protocol cannot read, or a refusal of a move of
+    /// the game.
+    Garbage,
+}
+
+impl Fault {
+    /// Every kind, in the order the report lists them.
+    pub const ALL: [Fault; 4] = [Fault::Time, Fault::Illegal, Fault::Crash, Fault::Garbage];
+
+    /// The kind in words, for one and for several: `loss on time`, `losses on time`.
+    pub fn words(self) -> (&'static str, &'static str) {
+        match self {
+            Fault::Time => ("loss on time", "losses on time"),
+            Fault::Illegal => ("illegal move", "illegal moves"),
+            Fault::Crash => ("crash", "crashes"),
+            Fault::Garbage => ("garbage answer", "garbage answers"),
         }
     }
 }

@@ -1,9 +1,12 @@
 //! What can go wrong in a match, typed: the flags and files read before it, and the players
-//! during it.
+//! during it. A player's error in a game is the player's fault when [`ArenaError::fault`]
+//! says so (it loses that game and the match goes on); any other stops the match.
 
 use std::time::Duration;
 
 use thiserror::Error;
+
+use crate::Fault;
 
 /// Why a match (or one engine's answer) failed.
 #[derive(Debug, Error)]
@@ -43,6 +46,28 @@ pub enum ArenaError {
         /// `" during a search"` or nothing.
         during: &'static str,
     },
+    /// Where its answer was due, the engine wrote a line that is not one in its protocol (an
+    /// unreadable `bestmove`), or broke the protocol (refused a move of the game).
+    #[error("{engine} {what}")]
+    Garbage {
+        /// The engine's name.
+        engine: String,
+        /// What it did, in words to follow its name: `sent garbage: an unreadable answer
+        /// 'bestmove': ...`.
+        what: String,
+    },
+    /// A player that failed in a game (crashed, hung, answered garbage) could not be made
+    /// again for its next one.
+    #[error("{engine} failed in a game and could not be started again for game {game}: {cause}")]
+    Restart {
+        /// The player's name.
+        engine: String,
+        /// The game it was to play next, from 1.
+        game: usize,
+        /// Why it could not be made: shown in the message, not chained as its source, which
+        /// a report of the whole chain would print twice.
+        cause: Box<ArenaError>,
+    },
     /// The engine cannot do what the match asks of it (a node limit over xboard, a start it
     /// cannot be given).
     #[error("{engine}: {reason}")]
@@ -81,6 +106,30 @@ pub enum ArenaError {
     /// An in-process player's table could not be allocated.
     #[error("{0}")]
     Table(#[from] duel_search::TtError),
+}
+
+impl ArenaError {
+    /// The fault this error is when a player meets it during a game, and what the player did
+    /// in words to follow its name (`crashed: the engine exited during a search`). None for
+    /// an error that would come back in every game (a limit the engine cannot obey, a set-up
+    /// it refuses), which stops the match instead.
+    pub fn fault(&self) -> Option<(Fault, String)> {
+        match self {
+            ArenaError::Exited { during, .. } => {
+                Some((Fault::Crash, format!("crashed: the engine exited{during}")))
+            }
+            ArenaError::Write { source, .. } => Some((
+                Fault::Crash,
+                format!("crashed: cannot write to the engine: {source}"),
+            )),
+            ArenaError::NoAnswer { wait, .. } => Some((
+                Fault::Crash,
+                format!("stopped answering: no answer within {wait:?}"),
+            )),
+            ArenaError::Garbage { what, .. } => Some((Fault::Garbage, what.clone())),
+            _ => None,
+        }
+    }
 }
 
 /// A flag or spec the arena reads that is malformed: the text and what is wrong with it.

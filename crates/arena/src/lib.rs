@@ -2,7 +2,9 @@
 //! process (any evaluator and search options, [`DuelSpec`]) or engines as child processes over
 //! UCI, xboard (CECP) or NBoard, every line a typed command or reply of `duel-protocol`
 //! ([`player`]); each plays on its own clock ([`clock`]: a move after the flag falls loses);
-//! the game's own rules judge the end ([`adjudicate`]: an illegal move loses too); openings
+//! the game's own rules judge the end ([`adjudicate`]: an illegal move loses too, and so does
+//! a crash, a hang or garbage where a move is due, after which the engine is started again:
+//! each a [`Fault`], counted per player); openings
 //! are random plies from the start for any game, or read from a chess book ([`openings`],
 //! [`book`]), each played twice with colours swapped; games run several at a time or in
 //! shards over several machines ([`schedule`], [`results`]); every game is kept in the
@@ -23,7 +25,7 @@ pub mod schedule;
 pub mod sprt;
 pub mod stats;
 
-pub use adjudicate::{Adjudication, GameResult, WinRule};
+pub use adjudicate::{Adjudication, Fault, GameResult, WinRule};
 pub use book::{read_openings, BookError};
 pub use clock::{Clocks, TimeControl};
 pub use error::{ArenaError, ParseError};
@@ -34,4 +36,4 @@ pub use probe::{Analyst, Choice};
 pub use results::{merge, GameOutcome, MatchParams, MergeError, RunResults};
 pub use schedule::{pgn_date, run_match, Schedule, Shard};
 pub use sprt::{Sprt, Verdict};
-pub use stats::{elo_interval, Pairs, Standings, Tally};
+pub use stats::{elo_interval, Faults, Pairs, Standings, Tally};

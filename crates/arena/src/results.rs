@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::{GameResult, Shard, Sprt, TimeControl};
+use crate::{Fault, GameResult, Shard, Sprt, TimeControl};
 
 /// Everything that decides a match's games and how its report reads, except how its games
 /// are spread (the shard, the concurrency).
@@ -44,6 +44,9 @@ pub struct GameOutcome {
     pub result: GameResult,
     /// Why it ended.
     pub reason: String,
+    /// The fault that lost it, if one did (absent from the files of earlier versions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fault: Option<Fault>,
 }
 
 /// The results of one run: a shard of a match, or the whole of it.
@@ -231,6 +234,7 @@ mod tests {
                     index,
                     result: GameResult::Draw,
                     reason: "stalemate".into(),
+                    fault: None,
                 })
                 .collect(),
         }
@@ -242,6 +246,14 @@ mod tests {
         let b = ("b.json".to_string(), run(2, 2, 3, &[2, 3, 6, 7]));
         let back = RunResults::read("a.json", &a.1.to_json()).unwrap();
         assert_eq!(back, a.1);
+        // A fault goes into the file and back; a game without one reads as a file of an
+        // earlier version wrote it.
+        let mut faulty = a.1.clone();
+        faulty.games[0].result = GameResult::FirstWins;
+        faulty.games[0].fault = Some(Fault::Crash);
+        let json = faulty.to_json();
+        assert!(json.contains("\"fault\": \"crash\"") && json.matches("fault").count() == 1);
+        assert_eq!(RunResults::read("f.json", &json).unwrap(), faulty);
         let (params, games) = merge(&[b.clone(), a.clone()]).unwrap();
         assert_eq!(params.seed, 3);
         assert_eq!(

@@ -1,8 +1,11 @@
 //! The score of a match: wins, draws and losses ([`Tally`]), the pairs of games that shared an
 //! opening ([`Pairs`]), and the Elo difference with its 95% interval ([`elo_interval`]), the one
-//! Elo computation of the workspace (`duel match` and `duel-train`'s matches both use it).
+//! Elo computation of the workspace (`duel match` and `duel-train`'s matches both use it); and
+//! the games each player lost by its own fault, by kind ([`Faults`]).
 
 use std::collections::HashMap;
+
+use crate::{Fault, GameResult};
 
 /// Wins, draws and losses of the first player.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -75,14 +78,43 @@ impl Pairs {
     }
 }
 
-/// The running score of a match as its games end, in any order: the tally, and the pairs
-/// whose two games (`2k` and `2k + 1`, one opening) have both ended.
+/// The games each player of a match lost by a [`Fault`], by kind.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Faults {
+    /// `counts[p][k]`: player `p`'s (0 the first, 1 the second) faults of kind
+    /// `Fault::ALL[k]`.
+    pub counts: [[u32; 4]; 2],
+}
+
+impl Faults {
+    /// Counts `fault`, which ended game `index` (from 0) with `result`, against the player
+    /// who lost it: the first player has the first side in even games and the second in odd
+    /// ones. A draw has no loser and is not counted.
+    pub fn add(&mut self, index: usize, result: GameResult, fault: Fault) {
+        let loser = match result.half_points(index) {
+            0 => 0,
+            2 => 1,
+            _ => return,
+        };
+        self.counts[loser][fault as usize] += 1;
+    }
+
+    /// Player `p`'s faults of every kind.
+    pub fn total(&self, p: usize) -> u32 {
+        self.counts[p].iter().sum()
+    }
+}
+
+/// The running score of a match as its games end, in any order: the tally, the pairs whose
+/// two games (`2k` and `2k + 1`, one opening) have both ended, and the faults.
 #[derive(Debug, Clone, Default)]
 pub struct Standings {
     /// Every game so far.
     pub tally: Tally,
     /// Every complete pair so far.
     pub pairs: Pairs,
+    /// The games lost by a fault so far, by player and kind.
+    pub faults: Faults,
     /// The first player's half-points in each game whose pair has not ended, by pair.
     unpaired: HashMap<usize, u8>,
 }
@@ -203,5 +235,18 @@ mod tests {
             }
         );
         assert_eq!(s.pairs.counts, [0, 0, 2, 0, 0]);
+    }
+
+    /// A fault counts against the loser, whichever colour the first player had.
+    #[test]
+    fn faults_count_against_the_loser() {
+        let mut f = Faults::default();
+        f.add(0, GameResult::SecondWins, Fault::Crash);
+        f.add(1, GameResult::SecondWins, Fault::Time);
+        f.add(1, GameResult::FirstWins, Fault::Time);
+        f.add(2, GameResult::FirstWins, Fault::Garbage);
+        f.add(3, GameResult::Draw, Fault::Illegal);
+        assert_eq!(f.counts, [[1, 0, 1, 0], [1, 0, 0, 1]]);
+        assert_eq!((f.total(0), f.total(1)), (2, 2));
     }
 }

@@ -12,7 +12,7 @@ use clap::Args;
 use duel_arena::openings::{chess960_start, has_chess960};
 use duel_arena::player::{start_engine, Maker};
 use duel_arena::{
-    random_openings, run_match, Adjudication, DuelSpec, EngineSpec, GameOutcome, GameResult,
+    random_openings, run_match, Adjudication, DuelSpec, EngineSpec, Fault, GameOutcome, GameResult,
     MatchParams, Protocol, RunResults, Schedule, Shard, Sprt, Standings, TimeControl, Verdict,
 };
 use duel_core::GameInfo;
@@ -85,7 +85,8 @@ pub struct MatchArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=60))]
     pub depth: Option<u32>,
     /// Save the games here, in the game's record format (PGN for chess, GGF for Othello),
-    /// appended to as they finish.
+    /// each appended as it finishes; created if missing, and refused before the match when it
+    /// cannot be appended to.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
     /// Seed of the random openings, or of the order of a book's (--openings).
@@ -298,6 +299,19 @@ fn play<G: GameInfo>(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
             Who::Engine(_) => {}
         }
     }
+    // Before the openings are searched: a record file that cannot be appended to is refused
+    // at once, not after the first game has been played for nothing.
+    let mut pgn = match &a.pgn {
+        Some(path) => Some((
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .with_context(|| format!("cannot open {} to append the games", path.display()))?,
+            path.display(),
+        )),
+        None => None,
+    };
     let count = (a.games as usize).div_ceil(2);
     // The variant named after the game (`gomoku:renju:20`) is every game's start.
     let start = match duel_engine::split_variant(&a.game).1 {
@@ -338,16 +352,6 @@ fn play<G: GameInfo>(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
     if openings.is_empty() {
         bail!("no balanced opening found with seed {}", a.seed);
     }
-    let mut pgn = match &a.pgn {
-        Some(path) => Some(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .with_context(|| format!("cannot open {}", path.display()))?,
-        ),
-        None => None,
-    };
     let params = MatchParams {
         game: match duel_engine::split_variant(&a.game).1 {
             Some(spec) => format!("{}:{spec}", G::NAME),
@@ -385,20 +389,31 @@ fn play<G: GameInfo>(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
             index: g,
             result: played.result,
             reason: played.reason.clone(),
+            fault: played.fault,
         });
-        let written = report.game(out, g, played.result, &played.reason, s);
+        // Each record is appended whole and flushed as its game ends, so that nothing is
+        // lost if duel itself stops later.
         let saved = match pgn.as_mut() {
-            Some(f) => writeln!(f, "{}", played.record),
+            Some((f, path)) => f
+                .write_all(format!("{}\n", played.record).as_bytes())
+                .and_then(|()| f.flush())
+                .with_context(|| format!("cannot append game {} to {path}", g + 1)),
             None => Ok(()),
         };
-        if let Err(e) = written.and(saved) {
+        if let Err(e) = &saved {
+            // A full disk: the record goes where it can still be read, and no game is
+            // started that could not be saved either.
+            eprintln!("{e:#}; its record:\n{}", played.record);
+        }
+        let written = report.game(out, g, played.result, &played.reason, s);
+        if let Err(e) = saved.and(written.map_err(anyhow::Error::from)) {
             write_error.get_or_insert(e);
         }
         // A shard plays all its games: the test is decided on the merged games.
-        report.decided.is_none() || shard.count > 1
+        write_error.is_none() && (report.decided.is_none() || shard.count > 1)
     })?;
     if let Some(e) = write_error {
-        return Err(e.into());
+        return Err(e);
     }
     if let Some(path) = &a.results {
         let run = RunResults {
@@ -459,7 +474,8 @@ fn header(
 }
 
 /// The lines of a report after the header: one per game as it ends, then the result, the
-/// pairs and the test's verdict. A live match and a merge of shards write it alike.
+/// pairs, each engine's faults if it had any, and the test's verdict. A live match and a
+/// merge of shards write it alike.
 struct Report {
     sprt: Option<Sprt>,
     /// The verdict, the ratio and the games when the test decided.
@@ -535,6 +551,20 @@ impl Report {
                 writeln!(out)?;
             }
         }
+        for (p, which) in ["first", "second"].iter().enumerate() {
+            if s.faults.total(p) == 0 {
+                continue;
+            }
+            let counts: Vec<String> = Fault::ALL
+                .iter()
+                .map(|&f| {
+                    let n = s.faults.counts[p][f as usize];
+                    let (one, many) = f.words();
+                    format!("{n} {}", if n == 1 { one } else { many })
+                })
+                .collect();
+            writeln!(out, "faults of the {which} engine: {}", counts.join(", "))?;
+        }
         if let Some(s) = self.sprt {
             let (low, high) = s.bounds();
             match self.decided {
@@ -573,6 +603,9 @@ pub fn merge(files: &[PathBuf], out: &mut dyn Write) -> Result<()> {
     let mut standings = Standings::default();
     for g in &games {
         standings.add(g.index, g.result.half_points(g.index));
+        if let Some(fault) = g.fault {
+            standings.faults.add(g.index, g.result, fault);
+        }
         report.game(out, g.index, g.result, &g.reason, &standings)?;
         if report.decided.is_some() {
             break;

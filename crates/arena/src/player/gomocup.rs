@@ -11,7 +11,7 @@ use duel_core::{Game, GameInfo};
 use duel_gomoku::{Cell, Gomoku};
 use duel_protocol::gomocup::{Command, Field, Info, Point, Reply};
 
-use super::process::Process;
+use super::process::{Heard, Process};
 use super::{Answer, EngineSpec, Player, Thought, Turn};
 use crate::{ArenaError, TimeControl};
 
@@ -94,15 +94,17 @@ impl GomocupEngine {
 
     fn answer(&mut self, deadline: Instant) -> Result<Answer, ArenaError> {
         self.p.answer(deadline, |line| match Reply::parse(line) {
-            Ok(Reply::Move(p)) => Some(Answer::Move(p.to_string(), Thought::default())),
+            Ok(Reply::Move(p)) => Heard::Answer(Answer::Move(p.to_string(), Thought::default())),
             // An ERROR or UNKNOWN is the brain's complaint about a line it was sent, not its
             // answer: the move is still awaited, until the flag falls. (Rapfi, its search just
             // ended, drops the word `INFO` of a line sent at once after its move and answers
             // the rest as two unknown commands; it then plays the `TURN`, as Piskvork sees.)
-            Ok(Reply::Message(_) | Reply::Debug(_) | Reply::Error(_) | Reply::Unknown(_)) => None,
+            Ok(Reply::Message(_) | Reply::Debug(_) | Reply::Error(_) | Reply::Unknown(_)) => {
+                Heard::Nothing
+            }
             // Anything else where a move is due (a SUGGEST, free text) is the brain's answer,
             // and the arena refuses it as a move.
-            _ => Some(Answer::Move(line.trim().to_string(), Thought::default())),
+            _ => Heard::Answer(Answer::Move(line.trim().to_string(), Thought::default())),
         })
     }
 }
@@ -190,9 +192,10 @@ impl<G: GameInfo> Player<G> for GomocupEngine {
         Ok(answer)
     }
 
-    fn interrupt(&mut self) {
+    fn interrupt(&mut self) -> Result<(), ArenaError> {
         // Gomocup cannot stop a search but by ending the brain: the late move is skipped when
         // the next game's START is answered, and the board is sent whole.
         self.known.clear();
+        Ok(())
     }
 }

@@ -28,11 +28,15 @@ pub trait Player<G: GameInfo>: Send {
     /// The player's answer at `turn`; [`Answer::Late`] when `turn.deadline` passed first.
     fn think(&mut self, turn: &Turn<'_, G>) -> Result<Answer, ArenaError>;
     /// After a late answer: stop the search, so that its move does not arrive in the next
-    /// game.
-    fn interrupt(&mut self) {}
+    /// game. An error says the player did not settle (no answer to the stop within the
+    /// handshake's wait), and it is made anew before its next game.
+    fn interrupt(&mut self) -> Result<(), ArenaError> {
+        Ok(())
+    }
 }
 
-/// Makes a player: each game runner (one per `--concurrency`) makes its own pair.
+/// Makes a player: each game runner (one per `--concurrency`) makes its own pair, and makes
+/// one again after it lost a game by crashing, hanging or answering garbage.
 pub type Maker<'a, G> = dyn Fn() -> Result<Box<dyn Player<G>>, ArenaError> + Sync + 'a;
 
 /// What a player is given at its turn.

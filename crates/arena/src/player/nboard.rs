@@ -12,7 +12,7 @@ use std::time::Instant;
 use duel_core::{GameInfo, RecordInfo};
 use duel_protocol::nboard::{Command, Reply};
 
-use super::process::Process;
+use super::process::{Heard, Process};
 use super::{Answer, EngineSpec, Player, Thought, Turn, Value};
 use crate::{ArenaError, TimeControl};
 
@@ -73,28 +73,22 @@ impl NboardEngine {
         })
     }
 
-    /// The `=== MV/EVAL/TIME` line; one that does not read is an error, not a line to skip:
+    /// The `=== MV/EVAL/TIME` line; one that does not read is garbage, not a line to skip:
     /// the engine has answered and says no more, and a depth-limited game has an hour's clock.
     fn answer(&mut self, deadline: Instant) -> Result<Answer, ArenaError> {
-        let mut unreadable = None;
-        let answer = self.p.answer(deadline, |line| match Reply::parse(line) {
+        self.p.answer(deadline, |line| match Reply::parse(line) {
             Ok(Reply::Best { mv, eval, .. }) => {
                 let thought = Thought {
                     depth: None,
                     value: Some(Value::Cp((eval * 100.0).round() as i32)),
                 };
-                Some(Answer::Move(mv, thought))
+                Heard::Answer(Answer::Move(mv, thought))
             }
             Err(e) if line.split_whitespace().next() == Some("===") => {
-                unreadable = Some(format!("an unreadable answer '{line}': {e}"));
-                Some(Answer::Resign)
+                Heard::Garbage(format!("sent garbage: an unreadable answer '{line}': {e}"))
             }
-            _ => None,
-        })?;
-        match unreadable {
-            Some(reason) => Err(self.p.unable(reason)),
-            None => Ok(answer),
-        }
+            _ => Heard::Nothing,
+        })
     }
 }
 
@@ -138,8 +132,8 @@ impl<G: GameInfo> Player<G> for NboardEngine {
         self.answer(turn.deadline)
     }
 
-    fn interrupt(&mut self) {
+    fn interrupt(&mut self) -> Result<(), ArenaError> {
         // `ping` stops a search, and its move (if any) comes before `pong`.
-        let _ = self.sync(|_| {});
+        self.sync(|_| {})
     }
 }

@@ -13,6 +13,17 @@ use crate::ArenaError;
 /// How long an engine may take to answer the handshake and a synchronisation.
 pub(crate) const HANDSHAKE: Duration = Duration::from_secs(20);
 
+/// What one line read while a move is due says.
+pub(crate) enum Heard {
+    /// Nothing the answer waits on: thinking, a message, a line the protocol lets pass.
+    Nothing,
+    /// The answer.
+    Answer(Answer),
+    /// Where the answer was due, a line that is none: what the engine did, in words to
+    /// follow its name (`sent garbage: an unreadable answer '...'`).
+    Garbage(String),
+}
+
 /// A running engine process.
 pub(crate) struct Process {
     /// The engine's name: its command line until it gives one.
@@ -44,8 +55,14 @@ impl Process {
         let output = child.stdout.take().ok_or_else(|| started(piped()))?;
         let (tx, lines) = mpsc::channel();
         std::thread::spawn(move || {
-            for line in BufReader::new(output).lines() {
-                let Ok(line) = line else { break };
+            let mut output = BufReader::new(output);
+            let mut bytes = Vec::new();
+            // Bytes that are not UTF-8 are garbage for the protocol to judge, not the end of
+            // the engine's output: reading them as an error would call a live engine dead.
+            while matches!(output.read_until(b'\n', &mut bytes), Ok(n) if n > 0) {
+                let line = String::from_utf8_lossy(&bytes);
+                let line = line.trim_end_matches(['\n', '\r']).to_string();
+                bytes.clear();
                 if tx.send(line).is_err() {
                     break;
                 }
@@ -87,19 +104,26 @@ impl Process {
         }
     }
 
-    /// A player's answer to a search: each line goes to `read` until it gives the answer;
-    /// [`Answer::Late`] when `deadline` comes first.
+    /// A player's answer to a search: each line goes to `read` until it gives the answer or
+    /// finds garbage ([`ArenaError::Garbage`]); [`Answer::Late`] when `deadline` comes first.
     pub fn answer(
         &mut self,
         deadline: Instant,
-        mut read: impl FnMut(&str) -> Option<Answer>,
+        mut read: impl FnMut(&str) -> Heard,
     ) -> Result<Answer, ArenaError> {
         loop {
             let Some(line) = self.line_before(deadline, " during a search")? else {
                 return Ok(Answer::Late);
             };
-            if let Some(answer) = read(&line) {
-                return Ok(answer);
+            match read(&line) {
+                Heard::Nothing => {}
+                Heard::Answer(answer) => return Ok(answer),
+                Heard::Garbage(what) => {
+                    return Err(ArenaError::Garbage {
+                        engine: self.name.clone(),
+                        what,
+                    })
+                }
             }
         }
     }

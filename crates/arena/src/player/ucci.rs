@@ -10,7 +10,7 @@ use duel_core::GameInfo;
 use duel_protocol::ucci::{Command, Go, OptionKind, Reply};
 use duel_search::Limits;
 
-use super::process::{Process, HANDSHAKE};
+use super::process::{Heard, Process, HANDSHAKE};
 use super::{Answer, EngineSpec, Player, Thought, Turn, Value};
 use crate::{ArenaError, TimeControl};
 
@@ -89,20 +89,26 @@ impl UcciEngine {
     }
 
     /// Reads the engine's thinking until its move or `deadline`. `bestmove M resign` and
-    /// `nobestmove` (no move to give in a game still going) are resignations.
+    /// `nobestmove` (no move to give in a game still going) are resignations; a `bestmove`
+    /// that does not read is garbage.
     fn answer(&mut self, deadline: Instant) -> Result<Answer, ArenaError> {
         let mut thought = Thought::default();
         self.p.answer(deadline, |line| match Reply::parse(line) {
-            Ok(Reply::BestMove { resign: true, .. } | Reply::NoBestMove) => Some(Answer::Resign),
-            Ok(Reply::BestMove { mv, .. }) => Some(Answer::Move(mv, thought)),
+            Ok(Reply::BestMove { resign: true, .. } | Reply::NoBestMove) => {
+                Heard::Answer(Answer::Resign)
+            }
+            Ok(Reply::BestMove { mv, .. }) => Heard::Answer(Answer::Move(mv, thought)),
             Ok(Reply::Info { depth, score, .. }) => {
                 thought = Thought {
                     depth: Some(depth),
                     value: Some(Value::Cp(score)),
                 };
-                None
+                Heard::Nothing
             }
-            _ => None,
+            Err(e) if line.split_whitespace().next() == Some("bestmove") => {
+                Heard::Garbage(format!("sent garbage: an unreadable answer '{line}': {e}"))
+            }
+            _ => Heard::Nothing,
         })
     }
 
@@ -196,8 +202,8 @@ impl<G: GameInfo> Player<G> for UcciEngine {
         self.answer(turn.deadline)
     }
 
-    fn interrupt(&mut self) {
-        let _ = self.p.send(&Command::Stop);
-        let _ = self.ready();
+    fn interrupt(&mut self) -> Result<(), ArenaError> {
+        self.p.send(&Command::Stop)?;
+        self.ready()
     }
 }

@@ -7,7 +7,7 @@ use duel_core::GameInfo;
 use duel_protocol::uci::{shift_ranks, Command, Go, Info, Reply};
 use duel_search::Limits;
 
-use super::process::{Process, HANDSHAKE};
+use super::process::{Heard, Process, HANDSHAKE};
 use super::{Answer, EngineSpec, Player, Thought, Turn, Value};
 use crate::{ArenaError, TimeControl};
 
@@ -61,19 +61,24 @@ impl UciEngine {
             .wait_for(|l| matches!(Reply::parse(l), Ok(Reply::ReadyOk)))
     }
 
-    /// Reads the engine's thinking until its move or `deadline`.
+    /// Reads the engine's thinking until its move or `deadline`. Other lines pass, as UCI
+    /// says unknown ones must; a `bestmove` that does not read is garbage, since no other
+    /// answer will come.
     fn answer(&mut self, deadline: Instant) -> Result<Answer, ArenaError> {
         let mut thought = Thought::default();
         self.p.answer(deadline, |line| match Reply::parse(line) {
             Ok(Reply::BestMove { mv, .. }) => {
                 let mv = mv.unwrap_or_else(|| "(none)".into());
-                Some(Answer::Move(mv, thought))
+                Heard::Answer(Answer::Move(mv, thought))
             }
             Ok(Reply::Info(info)) => {
                 heard(&mut thought, &info);
-                None
+                Heard::Nothing
             }
-            _ => None,
+            Err(e) if line.split_whitespace().next() == Some("bestmove") => {
+                Heard::Garbage(format!("sent garbage: an unreadable answer '{line}': {e}"))
+            }
+            _ => Heard::Nothing,
         })
     }
 
@@ -176,9 +181,9 @@ impl<G: GameInfo> Player<G> for UciEngine {
         })
     }
 
-    fn interrupt(&mut self) {
-        let _ = self.p.send(&Command::Stop);
-        let _ = self.ready();
+    fn interrupt(&mut self) -> Result<(), ArenaError> {
+        self.p.send(&Command::Stop)?;
+        self.ready()
     }
 }
 

@@ -7,7 +7,7 @@ use duel_core::GameInfo;
 use duel_protocol::xboard::{Command, Reply};
 use duel_search::Limits;
 
-use super::process::{Process, HANDSHAKE};
+use super::process::{Heard, Process, HANDSHAKE};
 use super::{Answer, EngineSpec, Player, Thought, Turn, Value};
 use crate::{ArenaError, TimeControl};
 
@@ -131,37 +131,32 @@ impl XboardEngine {
     }
 
     /// Reads the engine's thinking until its move, its resignation or `deadline`. A refusal
-    /// naming one of the moves just `sent` is an error: the engine's board is no longer the
-    /// game's (a move it reads otherwise, or a game it set up otherwise).
+    /// naming one of the moves just `sent` breaks the protocol ([`ArenaError::Garbage`]): the
+    /// engine's board is no longer the game's (a move it reads otherwise, or a game it set up
+    /// otherwise), so no move of its can be trusted.
     fn answer(&mut self, deadline: Instant, sent: &[String]) -> Result<Answer, ArenaError> {
         let mut thought = Thought::default();
-        let mut refused = None;
-        let answer = self.p.answer(deadline, |line| match Reply::parse(line) {
+        self.p.answer(deadline, |line| match Reply::parse(line) {
             Ok(Reply::Refused(r))
                 if sent
                     .iter()
                     .any(|m| r.split_whitespace().next_back() == Some(m.as_str())) =>
             {
-                refused = Some(r);
-                Some(Answer::Resign)
+                Heard::Garbage(format!(
+                    "broke the protocol: it refused a move of the game: {r}"
+                ))
             }
-            Ok(Reply::Move(m)) => Some(Answer::Move(m, thought)),
-            Ok(Reply::Resign) => Some(Answer::Resign),
+            Ok(Reply::Move(m)) => Heard::Answer(Answer::Move(m, thought)),
+            Ok(Reply::Resign) => Heard::Answer(Answer::Resign),
             Ok(Reply::Thinking { depth, score, .. }) => {
                 thought = Thought {
                     depth: Some(depth),
                     value: Some(Value::Cp(score)),
                 };
-                None
+                Heard::Nothing
             }
-            _ => None,
-        })?;
-        match refused {
-            Some(line) => Err(self
-                .p
-                .unable(format!("it refused a move of the game: {line}"))),
-            None => Ok(answer),
-        }
+            _ => Heard::Nothing,
+        })
     }
 
     /// The engine's move in `pos` within `limits` (`sd`, `st`; no node limit), from a new
@@ -271,8 +266,8 @@ impl<G: GameInfo> Player<G> for XboardEngine {
         self.answer(turn.deadline, sent)
     }
 
-    fn interrupt(&mut self) {
-        let _ = self.p.send(&Command::Force);
-        let _ = self.ready();
+    fn interrupt(&mut self) -> Result<(), ArenaError> {
+        self.p.send(&Command::Force)?;
+        self.ready()
     }
 }

@@ -6,6 +6,7 @@ mod transcript;
 
 mod cli;
 mod corpus;
+mod faults;
 mod gomocup;
 mod matches;
 mod nboard;

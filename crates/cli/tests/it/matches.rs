@@ -65,7 +65,7 @@ fn two_games(second: &str, protocol: &str, extra: &[&str]) {
 /// A book of one won endgame (queen and rook against the king): games on the clock end in a
 /// few moves, where a random opening would play a middlegame of a hundred plies for seconds.
 /// One file per test (`name`): the tests of this file run side by side.
-fn endgame_book(name: &str) -> String {
+pub(crate) fn endgame_book(name: &str) -> String {
     let book = scratch(name).join("kqr-k.epd");
     std::fs::write(&book, "8/8/3k4/8/8/8/8/R3K2Q w - -\n").unwrap();
     book.to_str().unwrap().to_string()
@@ -199,7 +199,7 @@ fn against_itself(args: &[&str]) -> (String, String, bool) {
 }
 
 /// A scratch directory of this test process.
-fn scratch(name: &str) -> std::path::PathBuf {
+pub(crate) fn scratch(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("duel-match-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -535,8 +535,9 @@ fn othello_against_an_nboard_engine() {
 }
 
 /// An NBoard engine that answers with an empty value, as NTest does a forced move
-/// (`=== B7//0.00`), plays on; one whose answer does not read stops the match with its line
-/// instead of leaving it waiting out the hour a depth-limited game allows.
+/// (`=== B7//0.00`), plays on; one whose answer does not read loses the game at once, its line
+/// named, instead of leaving it waiting out the hour a depth-limited game allows, and the
+/// match goes on.
 #[cfg(unix)]
 #[test]
 fn nboard_answers_with_an_empty_or_a_bad_value() {
@@ -571,8 +572,17 @@ fn nboard_answers_with_an_empty_or_a_bad_value() {
         "{out}"
     );
     let (out, err, ok) = two_games(&rewritten("bad.sh", "x"));
-    assert!(!ok, "{out}\n{err}");
-    assert!(err.contains("an unreadable answer '=== "), "{err}");
+    assert!(ok, "{out}\n{err}");
+    assert_eq!(
+        out.matches(" sent garbage: an unreadable answer '=== ")
+            .count(),
+        2,
+        "{out}"
+    );
+    assert!(
+        out.contains("faults of the second engine: 0 losses on time, 0 illegal moves, 0 crashes, 2 garbage answers"),
+        "{out}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -638,7 +648,7 @@ fn gomoku_against_a_gomocup_brain() {
 
 /// A shell script `name` in `dir` whose body is `body`: its path.
 #[cfg(unix)]
-fn script(dir: &std::path::Path, name: &str, body: &str) -> String {
+pub(crate) fn script(dir: &std::path::Path, name: &str, body: &str) -> String {
     use std::os::unix::fs::PermissionsExt;
     let path = dir.join(name);
     std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
@@ -883,8 +893,8 @@ fn xiangqi_against_an_xboard_engine() {
         !ok && err.contains("does not list xiangqi among its variants (normal, suicide)"),
         "{err}"
     );
-    // An engine that refuses every move it is sent: the match stops, naming the refusal,
-    // rather than play on against a board that is not the game's.
+    // An engine that refuses every move it is sent loses the game, the refusal named, rather
+    // than play on against a board that is not the game's; the match goes on.
     let refuser = script(
         &dir,
         "refuser.sh",
@@ -897,7 +907,7 @@ while read -r l; do
   esac
 done",
     );
-    let (_, err, ok) = duel(&[
+    let (out, err, ok) = duel(&[
         "match",
         "--game",
         "xiangqi",
@@ -912,10 +922,16 @@ done",
         "--tc",
         "1+0.01",
     ]);
+    assert!(ok, "{out}\n{err}");
+    let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("game ")).collect();
+    // Each game has an opening's moves for it to refuse.
     assert!(
-        !ok && err.contains("refused a move of the game: Illegal move: "),
-        "{err}"
+        lines.len() == 2
+            && lines.iter().all(|l| l
+                .contains(" broke the protocol: it refused a move of the game: Illegal move: ")),
+        "{out}"
     );
+    assert!(out.contains("faults of the second engine: 0 losses on time, 0 illegal moves, 0 crashes, 2 garbage answers"), "{out}");
     let Some(sjaakii) = crate::common::other_engine("sjaakii", &["/usr/games/sjaakii"]) else {
         return;
     };

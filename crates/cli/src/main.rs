@@ -124,6 +124,11 @@ a position refused as too far from the end among them.")]
         /// names its levels: 73, 87, 95, 98, 99, or 100 to search without it.
         #[arg(long, value_name = "PCT", default_value_t = duel_engine::nboard::SELECTIVITY, value_parser = args::selectivity)]
         selectivity: u32,
+        /// Play from an opening book and show its moves in hints: alone, the one built into
+        /// duel; with a FILE, that book (new if the file does not exist), which NBoard's
+        /// `learn` adds the game to. Off by default, as matches from XOT starts want.
+        #[arg(long, value_name = "FILE", num_args = 0..=1)]
+        book: Option<Option<std::path::PathBuf>>,
     },
     /// Speak the Gomocup (Piskvork) protocol (Gomoku) on standard input and output, for
     /// Piskvork, the Gomocup manager and other gomoku GUIs. A copy or link of duel named
@@ -248,9 +253,10 @@ fn main() -> ExitCode {
         move_overhead,
         selectivity,
         threads,
+        book,
     } = cli.command
     {
-        use duel_engine::nboard::{Pace, RecordClock};
+        use duel_engine::nboard::{BookChoice, Pace, RecordClock};
         let pace = match (time, tc) {
             (Some(t), _) => Pace::MoveTime(t),
             (None, Some(tc)) => match tc.movetime {
@@ -270,6 +276,11 @@ fn main() -> ExitCode {
             overhead: std::time::Duration::from_millis(move_overhead),
             selectivity,
             threads: threads as usize,
+            book: match book {
+                None => BookChoice::None,
+                Some(None) => BookChoice::Committed,
+                Some(Some(path)) => BookChoice::File(path),
+            },
             ..Default::default()
         };
         if let Err(e) = duel_engine::nboard::run(std::io::stdin(), std::io::stdout(), opts) {

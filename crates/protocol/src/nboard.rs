@@ -7,7 +7,7 @@
 //! | `set game GGF` | all further commands concern the end of this game | nothing |
 //! | `set contempt N` | contempt, in centi-discs | nothing |
 //! | `move MV[/EVAL[/TIME]]` | a move was played (also bare `MV`), TIME in seconds | nothing |
-//! | `hint N` | evaluate the best N moves | `status ...`, `search PV EVAL 0 DEPTH` lines, `status` |
+//! | `hint N` | evaluate the best N moves | `status ...`, `search PV EVAL 0 DEPTH` and `book PV EVAL GAMES DEPTH` lines, `status` |
 //! | `go` | choose a move (the board is not changed) | `status ...`, `nodestats ...`, `=== MV/EVAL/TIME`, `status` |
 //! | `ping N` | stop thinking, then acknowledge | `pong N` |
 //! | `learn` | add the game to the book | `learned` |
@@ -157,6 +157,17 @@ pub enum Reply {
         /// Depth searched; `100%` style exact results are shown as the depth to the end.
         depth: String,
     },
+    /// `book PV EVAL GAMES DEPTH`: one move of `hint` from the opening book.
+    Book {
+        /// The line, moves written together without spaces (`F5d6C3`).
+        pv: String,
+        /// Value in discs, from the side to move.
+        eval: f64,
+        /// Games the book learned this move from (0 for a book grown by search alone).
+        games: u64,
+        /// Depth of the search the value rests on, or `100%` where it is solved.
+        depth: String,
+    },
     /// `learned`.
     Learned,
     /// `analysis MOVE_NUMBER EVAL`: the value of the position after `MOVE_NUMBER` moves.
@@ -179,6 +190,12 @@ impl fmt::Display for Reply {
             Reply::NodeStats { nodes, seconds } => write!(f, "nodestats {nodes} {seconds:.2}"),
             Reply::Best { mv, eval, seconds } => write!(f, "=== {mv}/{eval:.2}/{seconds:.1}"),
             Reply::Search { pv, eval, depth } => write!(f, "search {pv} {eval:.2} 0 {depth}"),
+            Reply::Book {
+                pv,
+                eval,
+                games,
+                depth,
+            } => write!(f, "book {pv} {eval:.2} {games} {depth}"),
             Reply::Learned => write!(f, "learned"),
             Reply::Analysis { move_number, eval } => write!(f, "analysis {move_number} {eval:.2}"),
         }
@@ -257,6 +274,22 @@ impl Reply {
                 Ok(Reply::Search {
                     pv: pv.to_string(),
                     eval,
+                    depth: depth.to_string(),
+                })
+            }
+            "book" => {
+                let pv = args
+                    .next()
+                    .ok_or_else(|| bad("book", "the line is missing"))?;
+                let eval = decimal("book", args.next())?;
+                let games = number("book", args.next())?;
+                let depth = args
+                    .next()
+                    .ok_or_else(|| bad("book", "the depth is missing"))?;
+                Ok(Reply::Book {
+                    pv: pv.to_string(),
+                    eval,
+                    games,
                     depth: depth.to_string(),
                 })
             }
@@ -348,6 +381,12 @@ mod tests {
                 pv: "F5d6C3".into(),
                 eval: 2.5,
                 depth: "12".into(),
+            },
+            Reply::Book {
+                pv: "F5d6".into(),
+                eval: 0.0,
+                games: 0,
+                depth: "14".into(),
             },
             Reply::Learned,
             Reply::Analysis {

@@ -1,9 +1,11 @@
-//! `duel-train`: generates labelled Othello positions, fits the pattern weights, measures the
+//! `duel-train`: generates labelled Othello positions, fits the pattern weights, grows the
+//! Othello opening book (`othello-book`), measures the
 //! evaluator's speed and plays evaluator matches; the same for chess's Strong evaluator
 //! (`chess-*` subcommands), for xiangqi's Strong (`xiangqi-*`); the same for Gomoku's Patterns
 //! (`gomoku-*`). See `crates/games/othello/weights/README.md` and
 //! `crates/games/chess/weights/README.md` and `crates/games/gomoku/weights/README.md` for the commands that produced the committed weights.
 
+mod book;
 mod chess;
 mod gomoku;
 mod linear;
@@ -217,6 +219,39 @@ enum Command {
         weights: Option<PathBuf>,
         #[command(flatten)]
         plan: probcut::Plan,
+    },
+    /// Grows an Othello opening book by drop-out expansion from the start, its leaves
+    /// searched by `duel nboard`'s engine (see `crates/games/othello/book/README.md`).
+    OthelloBook {
+        /// The book file: read first when it exists, written after every round.
+        #[arg(long)]
+        out: PathBuf,
+        /// Stop after the round that reaches this many positions.
+        #[arg(long, default_value_t = 1000)]
+        positions: usize,
+        /// Depth of the leaf searches.
+        #[arg(long, default_value_t = 14, value_parser = clap::value_parser!(u32).range(1..=40))]
+        depth: u32,
+        /// Candidates expanded a round.
+        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+        batch: u32,
+        /// Positions with this many empty squares or fewer are not expanded.
+        #[arg(long, default_value_t = 36, value_parser = clap::value_parser!(u32).range(0..=59))]
+        min_empties: u32,
+        /// Sessions searching side by side (the book is the same whatever their number).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+        threads: u32,
+        /// Multi-ProbCut threshold of the searches, hundredths of a sigma (0: off; `duel
+        /// nboard`'s default is 150).
+        #[arg(long, default_value_t = 150, value_parser = clap::value_parser!(i32).range(0..=1000))]
+        probcut: i32,
+    },
+    /// What an Othello book holds: positions by number of discs, the value and line from the
+    /// start, and which positions of an openings file (one position a line) it has.
+    OthelloBookStats {
+        book: PathBuf,
+        #[arg(long)]
+        openings: Option<PathBuf>,
     },
     /// Textbook against pattern at equal fixed depth, each opening played with both colours.
     Match {
@@ -676,6 +711,28 @@ fn run(cli: Cli) -> Result<()> {
             std::fs::write(&out, pattern.to_bytes())
                 .with_context(|| format!("writing {}", out.display()))?;
             println!("wrote {}", out.display());
+        }
+        Command::OthelloBook {
+            out,
+            positions,
+            depth,
+            batch,
+            min_empties,
+            threads,
+            probcut,
+        } => {
+            let plan = book::Plan {
+                positions,
+                depth,
+                batch: batch as usize,
+                min_empties,
+                threads: threads as usize,
+                probcut,
+            };
+            book::build(&out, &plan)?;
+        }
+        Command::OthelloBookStats { book, openings } => {
+            print!("{}", book::stats(&book, openings.as_deref())?);
         }
         Command::OthelloProbcut {
             samples,

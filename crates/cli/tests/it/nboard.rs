@@ -607,3 +607,108 @@ fn two_threads_answer_as_one() {
     let (_, err, ok) = crate::common::duel(&["nboard", "--threads", "0"]);
     assert!(!ok && err.contains("--threads"), "{err}");
 }
+
+/// A game of `plies` moves from the start, each the first legal one, as NBoard sends it.
+fn first_moves_ggf(plies: usize) -> (String, Vec<Othello>) {
+    let mut pos = Othello::start();
+    let mut moves = Vec::new();
+    let mut seen = vec![pos.clone()];
+    for _ in 0..plies {
+        let mut legal = Vec::new();
+        pos.generate_moves(&mut legal);
+        pos.play(legal[0]);
+        moves.push(legal[0]);
+        seen.push(pos.clone());
+    }
+    (to_ggf(&Othello::start(), &moves), seen)
+}
+
+#[test]
+fn learn_writes_a_book_that_go_and_hint_then_play_from() {
+    let dir = std::env::temp_dir().join(format!("duel-nboard-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("learned.book");
+    let _ = std::fs::remove_file(&file);
+    let path = file.to_str().unwrap();
+    let (ggf, positions) = first_moves_ggf(12);
+    // No `quit`: the end of the input lets the learning finish.
+    let (lines, ok) = session_with(
+        &format!("nboard 2\nset depth 3\nset game {ggf}\nlearn\n"),
+        &["--book", path],
+    );
+    assert!(ok, "{lines:?}");
+    assert!(lines[1].contains("is new"), "{lines:?}");
+    assert!(lines.iter().any(|l| l == "learned"), "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "status learned: 13 new positions, 13 in all"),
+        "{lines:?}"
+    );
+    let bytes = std::fs::read(&file).unwrap();
+    let book = duel_othello::book::Book::from_bytes(&bytes).unwrap();
+    assert_eq!(book.len(), 13);
+    assert!(positions.iter().all(|p| book.contains(p)));
+
+    // A new session with the book: go answers from it at once, and hint shows its moves.
+    let mid = &positions[6];
+    let mid_ggf = to_ggf(mid, &[]);
+    let (lines, ok) = session_with(
+        &format!("nboard 2\nset depth 3\nset game {mid_ggf}\ngo\nhint 2\n"),
+        &["--book", path],
+    );
+    assert!(ok);
+    assert!(lines[1].ends_with(", 13 positions"), "{lines:?}");
+    let expected = book.best(mid).unwrap();
+    let best = lines.iter().find(|l| l.starts_with("=== ")).unwrap();
+    assert_eq!(
+        best,
+        &format!("=== {}/{:.2}/0.0", expected.mv, f64::from(expected.value)),
+        "{lines:?}"
+    );
+    let hints: Vec<_> = lines
+        .iter()
+        .filter(|l| l.starts_with("book ") || l.starts_with("search "))
+        .collect();
+    assert_eq!(hints.len(), 2, "{lines:?}");
+    assert!(
+        hints[0].starts_with(&format!("book {}", expected.mv)),
+        "{hints:?}"
+    );
+
+    // A file that is not a book is refused by name, with a failing exit.
+    std::fs::write(&file, b"not a book").unwrap();
+    let out = crate::common::duel_with_input(&["nboard", "--book", path], "nboard 2\n");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("learned.book") && err.contains("DUELBOOK"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_built_in_book_answers_the_start_and_learn_without_a_book_says_so() {
+    let start = to_ggf(&Othello::start(), &[]);
+    let (lines, ok) = session_with(
+        &format!("nboard 2\nset depth 2\nset game {start}\ngo\nhint 4\n"),
+        &["--book"],
+    );
+    assert!(ok);
+    assert!(lines[1].starts_with("status book: built in, "), "{lines:?}");
+    let best = lines.iter().find(|l| l.starts_with("=== ")).unwrap();
+    assert!(is_legal(&Othello::start(), &best[4..6]), "{best}");
+    // The four first moves are one under the symmetries: all four from the book, equal.
+    let book: Vec<_> = lines.iter().filter(|l| l.starts_with("book ")).collect();
+    assert_eq!(book.len(), 4, "{lines:?}");
+    let evals: Vec<&str> = book.iter().map(|l| l.split(' ').nth(2).unwrap()).collect();
+    assert!(evals.iter().all(|e| *e == evals[0]), "{book:?}");
+
+    let (lines, _) = session(&format!("nboard 2\nset game {start}\nlearn\n"));
+    assert!(
+        lines.iter().any(|l| l.contains("no book to learn into")),
+        "{lines:?}"
+    );
+    assert!(lines.iter().any(|l| l == "learned"), "{lines:?}");
+}

@@ -8,8 +8,13 @@
 //!   answers sent before the `pong`);
 //! - `set game` and `move` stop it too, as it works on a position the GUI no longer shows;
 //! - `go`, `hint` and `analyze` stop it and start the new request;
-//! - `nboard`, `set depth`, `set contempt` and `learn` are answered or applied at once, the
-//!   depth and contempt from the next request on.
+//! - `nboard`, `set depth` and `set contempt` are answered or applied at once, the depth and
+//!   contempt from the next request on; so is `learn` without a book;
+//! - with a book (`--book`), `learn` stops the work under way and searches the game's new
+//!   positions on the worker, then answers `learned`.
+//!
+//! The book ([`BookChoice`], [`duel_othello::book`]): `go` in one of its positions plays its
+//! best move at once, and `hint` shows its moves as `book` lines before searching the rest.
 //!
 //! Everything runs on one [`Session`] of Othello with the pattern evaluator, kept from request
 //! to request with its tables: positions with few empty squares are solved exactly by the
@@ -45,6 +50,7 @@ use std::time::{Duration, Instant};
 use duel_core::solve::SolveGoal;
 pub use duel_core::RecordClock;
 use duel_core::{Game, MoveError, Score};
+use duel_othello::book::{Book, Leaf, EXACT_DEPTH};
 use duel_othello::ggf::parse_seconds;
 use duel_othello::{read_ggf, solve_reach, GgfGame, Move, Othello};
 use duel_protocol::nboard::{parse, Command, Reply};
@@ -97,6 +103,53 @@ pub struct NboardOptions {
     pub selectivity: u32,
     /// Threads for the midgame search (Lazy SMP) and the endgame solver.
     pub threads: usize,
+    /// The opening book `go` plays from and `hint` shows, and `learn` adds games to.
+    pub book: BookChoice,
+}
+
+/// Which opening book the loop uses.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum BookChoice {
+    /// None: every move is searched (as in matches from XOT starts).
+    #[default]
+    None,
+    /// The book built into duel ([`duel_othello::book::COMMITTED`]); `learn` adds to it for
+    /// the session only.
+    Committed,
+    /// A book file, new when it does not exist yet; `learn` adds to it and writes it.
+    File(std::path::PathBuf),
+}
+
+/// `learn` adds the positions of a game down to this many empty squares (the committed book
+/// is grown to the same limit); past it the solver and the search take over.
+pub const LEARN_MIN_EMPTIES: u32 = 36;
+
+/// The book of `choice`, and a line for the GUI's status about it; an error when the file
+/// cannot be read or is no book.
+fn open_book(choice: &BookChoice) -> Result<Option<(Book, String)>, EngineError> {
+    let bad = |e: String| EngineError::Book(e);
+    Ok(match choice {
+        BookChoice::None => None,
+        BookChoice::Committed => {
+            let book = Book::from_bytes(duel_othello::book::COMMITTED)
+                .map_err(|e| bad(format!("the built-in book: {e}")))?;
+            let n = book.len();
+            Some((book, format!("book: built in, {n} positions")))
+        }
+        BookChoice::File(path) => match std::fs::read(path) {
+            Ok(bytes) => {
+                let book = Book::from_bytes(&bytes)
+                    .map_err(|e| bad(format!("{}: {e}", path.display())))?;
+                let n = book.len();
+                Some((book, format!("book: {}, {n} positions", path.display())))
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some((
+                Book::new(),
+                format!("book: {} is new; learn adds games to it", path.display()),
+            )),
+            Err(e) => return Err(bad(format!("{}: {e}", path.display()))),
+        },
+    })
 }
 
 /// Edax's selectivity levels: the confidence in percent, and the ProbCut threshold it means
@@ -129,6 +182,7 @@ impl Default for NboardOptions {
             overhead: OVERHEAD,
             selectivity: SELECTIVITY,
             threads: 1,
+            book: BookChoice::None,
         }
     }
 }
@@ -146,6 +200,34 @@ fn discs(score: Score) -> f64 {
     } else {
         f64::from(score.0) / UNITS_PER_DISC
     }
+}
+
+/// A book's leaf searches ([`duel_othello::book::Leaf`]) on `session`: the best of the moves
+/// asked for, searched to `depth` from a cleared table, so that a value does not depend on
+/// the searches before it; its value rounded to whole discs. Stops with the session's flag.
+pub fn book_leaf(session: &mut dyn Session, depth: u32) -> impl Leaf + '_ {
+    let stop = session.stop_flag();
+    move |pos: &Othello, among: &[Move]| {
+        session.set_position(&pos.to_text(), &[]).ok()?;
+        session.new_game();
+        let among: Vec<String> = among.iter().map(Move::to_string).collect();
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let report = session.search_among(&limits, &among, &mut |_| {}).ok()?;
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let mv = Move::parse(report.pv.first()?)?;
+        let depth = u8::try_from(report.depth).unwrap_or(u8::MAX);
+        Some((discs(report.value).round() as i32, mv, depth))
+    }
+}
+
+/// The book, whoever panicked while holding it: its nodes are only ever replaced whole.
+fn lock(book: &Mutex<Book>) -> std::sync::MutexGuard<'_, Book> {
+    book.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// An Othello session with the pattern evaluator and a table of `opts.tt_mb`, whose searches
@@ -340,12 +422,22 @@ struct Nboard {
     worker: Option<JoinHandle<Box<dyn Session>>>,
     /// The session's stop flag.
     stop: Arc<AtomicBool>,
+    /// The opening book, shared with the worker (`learn` adds to it there).
+    book: Option<Arc<Mutex<Book>>>,
+    /// What to tell the GUI about the book once it has said hello.
+    book_status: Option<String>,
 }
 
 impl Nboard {
     fn new(opts: NboardOptions, out: Out) -> Result<Self, EngineError> {
         let session = open_session(&opts)?;
+        let (book, book_status) = match open_book(&opts.book)? {
+            Some((book, status)) => (Some(Arc::new(Mutex::new(book))), Some(status)),
+            None => (None, None),
+        };
         Ok(Nboard {
+            book,
+            book_status,
             depth: opts.default_depth,
             opts,
             out,
@@ -519,7 +611,7 @@ impl Nboard {
                 | Command::Go
                 | Command::Hint(_)
                 | Command::Analyze
-        );
+        ) || (cmd == Command::Learn && self.book.is_some());
         if replaces || self.worker.as_ref().is_some_and(|w| w.is_finished()) {
             self.finish_worker(true);
         }
@@ -533,6 +625,9 @@ impl Nboard {
                     ));
                 }
                 send(&self.out, Reply::MyName(self.opts.name.clone()));
+                if let Some(status) = self.book_status.take() {
+                    send(&self.out, Reply::Status(status));
+                }
             }
             Command::SetDepth(d) => {
                 self.depth = d;
@@ -581,10 +676,7 @@ impl Nboard {
             Command::Go => self.go(),
             Command::Hint(n) => self.hint(n as usize),
             Command::Analyze => self.analyze(),
-            Command::Learn => {
-                // No opening book yet: nothing to store, but the GUI waits for the answer.
-                send(&self.out, Reply::Learned);
-            }
+            Command::Learn => self.learn(),
         }
         true
     }
@@ -596,14 +688,19 @@ impl Nboard {
         }
         let ply = self.game.moves.len();
         let own = Arc::clone(&self.own);
+        let book = self.book.clone();
         self.spawn("thinking", self.pos.clone(), move |session, stop, job| {
+            // A position of the book is answered from it at once, as NTest and Edax do.
             let mut moves = Vec::new();
             job.pos.generate_moves(&mut moves);
             // One legal move (a pass included): play it at once. Stopped before the first
             // iteration ended: any legal move is better than none.
             let first = moves[0].to_string();
-            let (eval, mv) = match moves.len() {
-                1 => (0.0, first),
+            // A position of the book is answered from it at once, as NTest and Edax do.
+            let from_book = book.as_ref().and_then(|b| lock(b).best(&job.pos));
+            let (eval, mv) = match (from_book, moves.len()) {
+                (_, 1) => (0.0, first),
+                (Some(b), _) => (f64::from(b.value), b.mv.to_string()),
                 _ => match job.evaluate(session, &job.pos, job.think, true, stop) {
                     Some((eval, pv, ..)) => (eval, pv.into_iter().next().unwrap_or(first)),
                     None => (0.0, first),
@@ -624,9 +721,34 @@ impl Nboard {
             self.error("hint: the game is over");
             return;
         }
+        let book = self.book.clone();
         self.spawn("thinking", self.pos.clone(), move |session, stop, job| {
             let mut moves = Vec::new();
             job.pos.generate_moves(&mut moves);
+            // The book's moves first, as `book` lines; the rest searched, up to `n` in all.
+            let known = book
+                .as_ref()
+                .map_or(Vec::new(), |b| lock(b).moves(&job.pos));
+            for b in known.iter().take(n) {
+                let depth = match b.depth {
+                    EXACT_DEPTH => "100%".to_string(),
+                    d => d.to_string(),
+                };
+                send(
+                    &job.out,
+                    Reply::Book {
+                        pv: b.line.iter().map(Move::to_string).collect(),
+                        eval: f64::from(b.value),
+                        games: 0,
+                        depth,
+                    },
+                );
+            }
+            let n = n.saturating_sub(known.len());
+            moves.retain(|mv| known.iter().all(|b| b.mv != *mv));
+            if n == 0 {
+                return;
+            }
             let mut lines = Vec::new();
             for mv in moves {
                 let mut child = job.pos.clone();
@@ -654,6 +776,46 @@ impl Nboard {
                         depth: d.to_string(),
                     },
                 );
+            }
+        });
+    }
+
+    /// NBoard's `learn`: the game's positions join the book, down to [`LEARN_MIN_EMPTIES`],
+    /// each searched to the depth `set depth` gave; a book file is written. `learned` is the
+    /// answer whatever happens (the GUI waits for it), after a status line saying what did.
+    fn learn(&mut self) {
+        let Some(book) = self.book.clone() else {
+            send(
+                &self.out,
+                Reply::Status("no book to learn into (duel nboard --book FILE)".into()),
+            );
+            send(&self.out, Reply::Learned);
+            return;
+        };
+        let (start, moves) = (self.game.start.clone(), self.game.moves.clone());
+        let file = match &self.opts.book {
+            BookChoice::File(path) => Some(path.clone()),
+            _ => None,
+        };
+        self.spawn("learning", start, move |session, _stop, job| {
+            let mut leaf = book_leaf(session, job.depth);
+            let mut b = lock(&book);
+            let status = match b.learn(&job.pos, &moves, LEARN_MIN_EMPTIES, &mut leaf) {
+                Some(added) => format!("learned: {added} new positions, {} in all", b.len()),
+                None => format!("learn stopped; {} positions in all", b.len()),
+            };
+            let saved = file.map(|path| {
+                std::fs::write(&path, b.to_bytes())
+                    .map_err(|e| format!("book not written to {}: {e}", path.display()))
+            });
+            drop(b);
+            send(&job.out, Reply::Learned);
+            match saved {
+                Some(Err(e)) => {
+                    eprintln!("duel nboard: {e}");
+                    send(&job.out, Reply::Status(format!("error: {e}")));
+                }
+                _ => send(&job.out, Reply::Status(status)),
             }
         });
     }

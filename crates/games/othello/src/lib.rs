@@ -27,11 +27,14 @@
 //!   [`GgfGame`] with the clocks and move times).
 //! - [`perft`]: the reference count and the fast bulk-counting one.
 //! - [`Textbook`]: the founding text's evaluation and its corner rule for move ordering.
+//! - [`book`]: the opening book ([`book::Book`]): positions valued by duel's searches,
+//!   negamaxed, grown by drop-out expansion and by learning games, and its file format.
 //! - [`solver`]: the exact endgame solver ([`Solver`]), disc difference with empties to the
 //!   winner, as the FFO test positions count it.
 
 pub mod bitboard;
 mod board;
+pub mod book;
 pub mod estimate;
 pub mod ggf;
 mod info;

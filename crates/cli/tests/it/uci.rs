@@ -526,8 +526,9 @@ fn last_info(lines: &[String], name: &str) -> u64 {
 }
 
 /// Each option changes what it names: the table's size how full a search leaves it, Clear
-/// Hash empties it, Threads adds the helpers' nodes, Move Overhead shortens a timed search,
-/// and Evaluator swaps the evaluation.
+/// Hash empties it, Move Overhead shortens a timed search, and Evaluator swaps the
+/// evaluation. (Threads has no effect a test can count on: with the shared table, two threads
+/// reached depth 9 in fewer nodes than one on a loaded machine.)
 #[test]
 fn options_take_effect() {
     let search_with = |options: &[&str], go: &str| {
@@ -556,11 +557,6 @@ fn options_take_effect() {
     e.send("setoption name Clear Hash");
     assert_eq!(last_info(&e.search("go depth 1"), "hashfull"), 0);
     assert!(e.close());
-
-    // Threads: the helpers' nodes are counted with the main thread's, at the same depth.
-    let one = last_info(&search_with(&["Threads value 1"], "go depth 9"), "nodes");
-    let two = last_info(&search_with(&["Threads value 2"], "go depth 9"), "nodes");
-    assert!(two > one, "{two} nodes on two threads, {one} on one");
 
     // Move Overhead: kept back from a fixed time, so 900 of 1000 ms leaves about 100 (the
     // wall time from `go` to `bestmove`, in milliseconds).

@@ -113,6 +113,48 @@ pub fn check_position<G: Game>(pos: &G) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The checks for outside text, for fuzz targets and property tests: whatever `position` and
+/// `mv` hold, reading them must not panic, and what they are read as must keep the contract.
+/// Where `position` reads as a position, [`check_position`] holds for it, its move list is
+/// empty exactly when it is over and every move in it prints and parses back to itself; where
+/// `mv` then reads as a move, it is one of those moves, and playing it keeps
+/// [`check_position`] and undoing it gives back the position and its hash. Cheap enough for
+/// a fuzzer's every input: no random games are played.
+pub fn check_text<G: Game>(position: &str, mv: &str) -> Result<(), Failure> {
+    let Ok(mut pos) = G::from_text(position) else {
+        return Ok(());
+    };
+    let at = |what: String| format!("{what} (position '{}')", pos.to_text());
+    check_position(&pos).map_err(at)?;
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    if moves.is_empty() != pos.outcome().is_some() {
+        return Err(at(
+            "the move list is empty but the game goes on, or not empty but over".into(),
+        ));
+    }
+    for &m in &moves {
+        let text = pos.format_move(m);
+        if pos.parse_move(&text) != Ok(m) {
+            return Err(at(format!("move '{text}' does not parse back to itself")));
+        }
+    }
+    let Ok(m) = pos.parse_move(mv) else {
+        return Ok(());
+    };
+    if !moves.contains(&m) {
+        return Err(at(format!("'{mv}' was read as {m:?}, not a legal move")));
+    }
+    let (before, hash) = (pos.to_text(), pos.hash());
+    pos.play(m);
+    check_position(&pos).map_err(|e| format!("{e} (after '{mv}' from '{before}')"))?;
+    pos.undo(m);
+    if pos.to_text() != before || pos.hash() != hash {
+        return Err(format!("undoing '{mv}' did not give back '{before}'"));
+    }
+    Ok(())
+}
+
 /// Plays `games` random games from `start` (seeded, so failures reproduce) and checks at every
 /// position what a graphical front end is shown ([`GameInfo::board_view`],
 /// [`GameInfo::move_cells`]), by the contract of [`GameInfo::BOARD_STYLE`] alone:
@@ -300,6 +342,40 @@ fn check_move_cells<G: GameInfo>(
     for c in changed {
         if !(flips && holds(before, c, mover.other()) && holds(&after, c, mover)) {
             return Err(format!("cell {c} changed too"));
+        }
+    }
+    Ok(())
+}
+
+/// [`check_text`] for a record: whatever `text` holds, [`GameInfo::read_record`] in `start`'s
+/// variant must not panic; where it reads a game, every move is legal where it is played,
+/// the start and the end pass [`check_position`], and the game's own record of it (where
+/// it has one) reads back to the same start and moves.
+pub fn check_record_text<G: GameInfo>(start: &G, text: &str) -> Result<(), Failure> {
+    let Ok((first, moves)) = G::read_record(start, text) else {
+        return Ok(());
+    };
+    check_position(&first).map_err(|e| format!("{e} (start '{}')", first.to_text()))?;
+    let mut pos = first.clone();
+    let mut legal = Vec::new();
+    for (i, &mv) in moves.iter().enumerate() {
+        pos.generate_moves(&mut legal);
+        if !legal.contains(&mv) {
+            return Err(format!(
+                "move {i} ({mv:?}) is not legal in '{}'",
+                pos.to_text()
+            ));
+        }
+        pos.play(mv);
+    }
+    check_position(&pos).map_err(|e| format!("{e} (end '{}')", pos.to_text()))?;
+    if let Some(record) = G::record(&first, &moves, &RecordInfo::default()) {
+        let back = G::read_record(&first, &record);
+        let same = back
+            .as_ref()
+            .is_ok_and(|(b, m)| b.to_text() == first.to_text() && *m == moves);
+        if !same {
+            return Err(format!("own record read back as {back:?}:\n{record}"));
         }
     }
     Ok(())

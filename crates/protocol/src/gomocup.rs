@@ -762,7 +762,8 @@ pub enum Reply {
     About(Vec<(String, String)>),
 }
 
-/// Free text on one line: a line break would start a new reply.
+/// Free text on one line: a line break would start a new reply. Read text goes through it
+/// too, so that a lone `\r` inside a line reads as the space it prints as.
 fn one_line(text: &str) -> String {
     text.replace(['\r', '\n'], " ")
 }
@@ -861,10 +862,10 @@ impl Reply {
             "" => Err(ParseError::Empty),
             "OK" => Ok(Reply::Ok),
             "SWAP" => Ok(Reply::Swap),
-            "ERROR" => Ok(Reply::Error(rest.to_string())),
-            "UNKNOWN" => Ok(Reply::Unknown(rest.to_string())),
-            "MESSAGE" => Ok(Reply::Message(rest.to_string())),
-            "DEBUG" => Ok(Reply::Debug(rest.to_string())),
+            "ERROR" => Ok(Reply::Error(one_line(rest))),
+            "UNKNOWN" => Ok(Reply::Unknown(one_line(rest))),
+            "MESSAGE" => Ok(Reply::Message(one_line(rest))),
+            "DEBUG" => Ok(Reply::Debug(one_line(rest))),
             "SUGGEST" => point_argument("SUGGEST", rest).map(Reply::Suggest),
             _ if line.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+') => {
                 // White space around commas goes, then each word is a point.

@@ -754,6 +754,10 @@ fn parse_info(rest: &str) -> Result<Info, ParseError> {
             _ => {}
         }
     }
+    // A bound bounds a score: without one it means nothing, and `Display` drops it.
+    if info.score.is_none() {
+        info.bound = None;
+    }
     Ok(info)
 }
 

@@ -214,7 +214,10 @@ impl Chess {
     /// The UCI text of a move as GUIs expect it: castling as the king's two-square move, or in
     /// Chess960 notation as the king taking its rook.
     fn uci(&self, mv: Move) -> String {
-        let mv = if self.chess960 {
+        // The king's two-square step names castling only from the e-file: from elsewhere
+        // (a Chess960 position read without Chess960 notation) it may be a step the king
+        // could also take without castling (b1c1), so it is written as king takes rook.
+        let mv = if self.chess960 || mv.from.file() != File::E {
             mv
         } else {
             self.king_step_castle(mv)

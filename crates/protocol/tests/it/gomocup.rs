@@ -939,6 +939,15 @@ fn errors_are_answered_as_the_protocol_asks() {
     );
 }
 
+/// Found by fuzz/fuzz_targets/protocol_lines.rs: a lone `\r` inside a free-text reply was
+/// kept, printed as a space, and so did not read back to itself.
+#[test]
+fn a_carriage_return_inside_free_text_reads_as_a_space() {
+    let reply = Reply::parse("MESSAGE h\x1d\ri").unwrap();
+    assert_eq!(reply, Reply::Message("h\x1d i".into()));
+    assert_eq!(Reply::parse(&reply.to_string()), Ok(reply));
+}
+
 mod properties {
     use super::*;
     use proptest::collection::vec;

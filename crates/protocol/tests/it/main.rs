@@ -2,4 +2,5 @@
 //! each file of tests/ would be a binary of its own, linked and optimised apart.
 
 mod gomocup;
+mod parsers;
 mod uci;

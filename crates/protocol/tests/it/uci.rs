@@ -789,3 +789,23 @@ fn replies_parse_as_they_print() {
         );
     }
 }
+
+/// Found by the property test of tests/it/parsers.rs: a bound with no score was kept, and
+/// printed as nothing, so the line did not print back to itself.
+#[test]
+fn a_bound_without_a_score_is_dropped() {
+    for line in ["info lowerbound", "info depth 3 upperbound nodes 5"] {
+        let Ok(Reply::Info(info)) = Reply::parse(line) else {
+            panic!("{line}");
+        };
+        assert_eq!(info.bound, None, "{line}");
+        assert_eq!(
+            Reply::parse(&Reply::Info(info.clone()).to_string()),
+            Ok(Reply::Info(info))
+        );
+    }
+    let Ok(Reply::Info(info)) = Reply::parse("info score cp 5 lowerbound") else {
+        panic!();
+    };
+    assert_eq!(info.bound, Some(Bound::Lower));
+}

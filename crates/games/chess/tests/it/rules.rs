@@ -402,3 +402,21 @@ fn pgn_record() {
         "{text}"
     );
 }
+
+/// Found by fuzz/fuzz_targets/positions.rs: a Chess960 position read without Chess960
+/// notation, the king on b1 with castling rights. Its long castling, written as the king's
+/// step to c1, was read back as the king's plain step there.
+#[test]
+fn castling_from_off_the_e_file_prints_as_king_takes_rook() {
+    let pos = Chess::from_text("3kr2r/8/8/8/8/8/8/RK5R w KQ - 0 1").unwrap();
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    for &m in &moves {
+        let text = pos.format_move(m);
+        assert_eq!(pos.parse_move(&text), Ok(m), "{text}");
+    }
+    let castle = pos.parse_move("b1a1").unwrap();
+    assert!(pos.is_castle(castle));
+    assert!(!pos.is_castle(pos.parse_move("b1c1").unwrap()));
+    assert!(duel_core::conformance::check_text::<Chess>(pos.to_text().as_str(), "b1a1").is_ok());
+}

@@ -1,0 +1,3 @@
+//! The integration tests of duel-engine, as one test binary (see crates/cli/tests/it/main.rs).
+
+mod parsers;

@@ -831,7 +831,7 @@ fn about_pairs(line: &str) -> Result<Vec<(String, String)>, String> {
                 (value, &after[end..])
             }
         };
-        pairs.push((key.to_string(), value.to_string()));
+        pairs.push((key.to_string(), one_line(value)));
         let tail = tail.trim_start();
         rest = match tail.strip_prefix(',') {
             Some(next) => next.trim_start(),

@@ -221,6 +221,12 @@ fn clock_text(c: RecordClock) -> String {
     }
 }
 
+/// `secs` rounded to the millisecond, the precision [`time_text`] writes: finer digits would
+/// not read back, and a decimal such as 0.203 is a hair under 203 ms as a float.
+fn whole_millis(secs: f64) -> Duration {
+    Duration::from_millis((secs * 1000.0).round() as u64)
+}
+
 /// Reads a time of a GGS clock, `[[days.]hours:]minutes:seconds` (a field left empty is 0, as
 /// GGS reads it), the last field with an optional fraction.
 fn parse_time(text: &str) -> Result<Duration, String> {
@@ -260,7 +266,7 @@ fn parse_time(text: &str) -> Result<Duration, String> {
     };
     secs = secs * 60.0 + last;
     if secs.is_finite() && (0.0..=MAX_SECONDS).contains(&secs) {
-        Ok(Duration::from_secs_f64(secs))
+        Ok(whole_millis(secs))
     } else {
         Err(format!("'{t}' is longer than {MAX_SECONDS} s"))
     }
@@ -287,9 +293,7 @@ fn parse_clock(text: &str) -> Result<Option<RecordClock>, String> {
 pub fn parse_seconds(text: &str) -> Result<Duration, String> {
     let t = text.trim();
     match t.parse::<f64>() {
-        Ok(s) if s.is_finite() && (0.0..=MAX_SECONDS).contains(&s) => {
-            Ok(Duration::from_secs_f64(s))
-        }
+        Ok(s) if s.is_finite() && (0.0..=MAX_SECONDS).contains(&s) => Ok(whole_millis(s)),
         _ => Err(format!("'{t}' is not a time in seconds")),
     }
 }

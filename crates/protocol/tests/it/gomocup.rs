@@ -946,6 +946,9 @@ fn a_carriage_return_inside_free_text_reads_as_a_space() {
     let reply = Reply::parse("MESSAGE h\x1d\ri").unwrap();
     assert_eq!(reply, Reply::Message("h\x1d i".into()));
     assert_eq!(Reply::parse(&reply.to_string()), Ok(reply));
+    let about = Reply::parse("name=a\rb").unwrap();
+    assert_eq!(about, Reply::About(vec![("name".into(), "a b".into())]));
+    assert_eq!(Reply::parse(&about.to_string()), Ok(about));
 }
 
 mod properties {

@@ -191,3 +191,18 @@ fn timed_records_read_back() {
     g.clocks[1] = g.clocks[0];
     assert!(g.to_text().contains("TI[2/0.02]"));
 }
+
+/// Found by fuzz/fuzz_targets/ggf.rs: times were read as floats, so `0.203` became a hair
+/// under 203 ms and was written back as `0.202`, and digits finer than the millisecond GGF
+/// is written in were kept; both are now rounded to the millisecond.
+#[test]
+fn times_are_read_to_the_millisecond() {
+    let g = read_ggf("(;GM[Othello]TI[56:47:24.4444444]B[F5//0.203];)").unwrap();
+    assert_eq!(g.times, vec![Some(Duration::from_millis(203))]);
+    assert_eq!(
+        g.clocks[0].map(|c| c.base),
+        Some(Duration::from_millis(204_444_444))
+    );
+    let back = read_ggf(&g.to_text()).unwrap();
+    assert_eq!((back.times, back.clocks), (g.times, g.clocks));
+}

@@ -33,9 +33,11 @@ fn handshake_declares_ucci_options() {
     e.send("ucci");
     let lines = e.within(PATIENCE, "ucciok", |l| l == "ucciok");
     assert!(lines[0].starts_with("id name duel"), "{lines:?}");
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = format!("option threads type spin min 1 max {cores} default 1");
     for option in [
         "option hashsize type spin min 1 max ",
-        "option threads type spin min 1 max 64 default 1",
+        threads.as_str(),
         "option ponder type check default false",
         "option usemillisec type check default true",
         "option newgame type button",

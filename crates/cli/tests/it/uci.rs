@@ -930,6 +930,42 @@ fn an_impossible_hash_is_refused_and_the_engine_plays_on() {
     assert!(e.close());
 }
 
+/// Threads is offered up to the cores the engine may use; more is capped there and said so (a
+/// GUI's setting from a larger machine still gets every core), none is refused.
+#[test]
+fn threads_beyond_the_cores_are_capped_with_a_message() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut e = Engine::uci();
+    e.declares(&format!(
+        "option name Threads type spin default 1 min 1 max {cores}"
+    ));
+    for asked in [cores + 1, 1000] {
+        e.send(&format!("setoption name Threads value {asked}"));
+        let lines = e.until(|l| l.starts_with("info string"));
+        assert_eq!(
+            lines.last().unwrap(),
+            &format!(
+                "info string option 'Threads': {asked} is more than the {cores} cores this \
+                 engine may use; {cores} threads"
+            )
+        );
+    }
+    e.send("setoption name Threads value 0");
+    let lines = e.until(|l| l.starts_with("info string"));
+    assert_eq!(
+        lines.last().unwrap(),
+        &format!("info string error: option 'Threads' takes an integer from 1 to {cores}, not '0'")
+    );
+    // Up to the cores, nothing is said.
+    e.send(&format!("setoption name Threads value {cores}"));
+    e.send("isready");
+    assert_eq!(e.until(|l| l == "readyok"), ["readyok"]);
+    e.send("position startpos");
+    let lines = e.search("go depth 4");
+    assert_legal_line(&Chess::start(), &[&bestmove(lines.last().unwrap()).0]);
+    assert!(e.close());
+}
+
 /// A limit of nothing is read as the least search, said so, and still answered with a move;
 /// searchmoves the position does not have are named and dropped.
 #[test]

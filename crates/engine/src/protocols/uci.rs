@@ -57,10 +57,19 @@ impl Default for UciOptions {
 /// give is refused when set, and the old table kept.
 const HASH_DEFAULT: i64 = 16;
 const HASH_MAX: i64 = crate::HASH_MAX_MB as i64;
-const THREADS_MAX: i64 = 64;
+const THREADS_MAX: usize = 64;
 const MULTIPV_MAX: i64 = 256;
 const OVERHEAD_DEFAULT: i64 = 10;
 const OVERHEAD_MAX: i64 = 5_000;
+
+/// The most search threads worth running: the cores this process may use (its affinity and
+/// cgroup quota, as the standard library reads them), at most [`THREADS_MAX`]. Lazy SMP
+/// threads beyond the cores only take turns with each other, so more are capped to this.
+fn threads_max() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(THREADS_MAX)
+}
 
 /// The score as UCI writes it: centipawns, or mate in moves (negative when mated).
 fn uci_score(v: Score) -> UciScore {
@@ -462,7 +471,7 @@ impl Uci {
         let evals = evaluators(self.opts.game).unwrap_or(&[]);
         let mut options = vec![
             spin("Hash", HASH_DEFAULT, 1, HASH_MAX),
-            spin("Threads", 1, 1, THREADS_MAX),
+            spin("Threads", 1, 1, threads_max() as i64),
             spin("MultiPV", 1, 1, MULTIPV_MAX),
             spin("Move Overhead", OVERHEAD_DEFAULT, 0, OVERHEAD_MAX),
             Reply::Option {
@@ -535,10 +544,31 @@ impl Uci {
                         kept: self.hash_mb(),
                     })
             }),
-            "threads" => spin(1, THREADS_MAX).and_then(|n| {
-                self.with_config(|c| c.threads = n as usize)
-                    .map_err(Into::into)
-            }),
+            // Capped rather than refused: a GUI's setting from a larger machine still gets
+            // all the cores here, not the single thread a refusal would leave.
+            "threads" => {
+                let max = threads_max();
+                let v = value.unwrap_or("").trim();
+                match v.parse::<u64>() {
+                    Ok(n) if n >= 1 => {
+                        let used = n.min(max as u64) as usize;
+                        let set = self.with_config(|c| c.threads = used);
+                        if set.is_ok() && (used as u64) < n {
+                            self.say(Reply::InfoString(format!(
+                                "option 'Threads': {n} is more than the {max} cores this \
+                                 engine may use; {used} threads"
+                            )));
+                        }
+                        set.map_err(Into::into)
+                    }
+                    _ => Err(OptionError::NotSpin {
+                        name: name.to_string(),
+                        min: 1,
+                        max: max as i64,
+                        value: v.to_string(),
+                    }),
+                }
+            }
             "multipv" => spin(1, MULTIPV_MAX).and_then(|n| {
                 self.with_config(|c| c.multipv = n as usize)
                     .map_err(Into::into)

@@ -223,10 +223,19 @@ impl fmt::Display for Command {
     }
 }
 
+/// A number of a reply, rounded to the hundredths that [`Reply`]'s `Display` writes (values
+/// in discs, times in seconds), so that a reply prints back to what reads the same: finer
+/// digits are below what NBoard shows (found by the `protocol_lines` fuzz target).
 fn decimal(command: &str, text: Option<&str>) -> Result<f64, ParseError> {
+    decimal_to(command, text, 100.0)
+}
+
+/// [`decimal`] rounded to `1 / scale`.
+fn decimal_to(command: &str, text: Option<&str>, scale: f64) -> Result<f64, ParseError> {
     let text = text.ok_or_else(|| bad(command, "a number is missing"))?;
     text.parse::<f64>()
         .ok()
+        .map(|x| (x * scale).round() / scale)
         .filter(|x| x.is_finite())
         .ok_or_else(|| bad(command, format!("'{text}' is not a valid number")))
 }
@@ -259,7 +268,8 @@ impl Reply {
                 // An empty field is a missing one: NTest answers a forced move `=== B7//0.00`.
                 let mut field = || parts.next().filter(|v| !v.is_empty());
                 let eval = field().map_or(Ok(0.0), |v| decimal("===", Some(v)))?;
-                let seconds = field().map_or(Ok(0.0), |v| decimal("===", Some(v)))?;
+                // Written with one decimal.
+                let seconds = field().map_or(Ok(0.0), |v| decimal_to("===", Some(v), 10.0))?;
                 Ok(Reply::Best { mv, eval, seconds })
             }
             "search" => {
@@ -359,6 +369,21 @@ mod tests {
         ] {
             assert_eq!(parse(&c.to_string()), Ok(c.clone()), "{c}");
         }
+    }
+
+    /// Digits finer than the reply is written with are rounded when read, so that what reads
+    /// prints back to the same reply (the `protocol_lines` fuzz target's
+    /// `nodestats 100 0.511111111111111111111`).
+    #[test]
+    fn numbers_are_read_to_the_digits_replies_print() {
+        let r = Reply::parse("nodestats 100 0.511111111111111111111").unwrap();
+        assert_eq!(r.to_string(), "nodestats 100 0.51");
+        assert_eq!(Reply::parse(&r.to_string()), Ok(r));
+        let r = Reply::parse("=== F5/1.23456/0.987").unwrap();
+        assert_eq!(r.to_string(), "=== F5/1.23/1.0");
+        assert_eq!(Reply::parse(&r.to_string()), Ok(r));
+        let r = Reply::parse("search F5d6 -0.125 0 12").unwrap();
+        assert_eq!(Reply::parse(&r.to_string()), Ok(r));
     }
 
     /// What an engine answers reads back as the reply it printed; bad lines are typed errors.

@@ -702,8 +702,10 @@ impl Reply {
                     Some("(none)" | "0000") => None,
                     Some(m) => Some(m.to_string()),
                 };
+                // A ponder move after no move answers nothing: it is dropped, as `Display`
+                // writes no ponder without a move (found by the `protocol_lines` fuzz target).
                 let ponder = match (tokens.next(), tokens.next()) {
-                    (Some("ponder"), Some(p)) => Some(p.to_string()),
+                    (Some("ponder"), Some(p)) if mv.is_some() => Some(p.to_string()),
                     _ => None,
                 };
                 Ok(Reply::BestMove { mv, ponder })

@@ -809,3 +809,18 @@ fn a_bound_without_a_score_is_dropped() {
     };
     assert_eq!(info.bound, Some(Bound::Lower));
 }
+
+/// The `protocol_lines` fuzz target's `bestmove 0000 ponder e8e5`: a ponder move after no move
+/// is dropped, so the reply prints back to what reads the same.
+#[test]
+fn a_ponder_after_no_move_is_dropped() {
+    let r = Reply::parse("bestmove 0000 ponder e8e5").unwrap();
+    assert_eq!(
+        r,
+        Reply::BestMove {
+            mv: None,
+            ponder: None
+        }
+    );
+    assert_eq!(Reply::parse(&r.to_string()), Ok(r));
+}

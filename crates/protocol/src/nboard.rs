@@ -97,6 +97,9 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
             Some(text) => {
                 let mut fields = text.split('/');
                 let mv = fields.next().unwrap_or(text).to_string();
+                if mv.is_empty() {
+                    return Err(bad("move", "the move is missing before its '/'"));
+                }
                 let time = fields.nth(1).filter(|t| !t.is_empty()).map(str::to_string);
                 Ok(Command::Move { mv, time })
             }
@@ -114,11 +117,15 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "learn" => Ok(Command::Learn),
         "analyze" => Ok(Command::Analyze),
         "quit" => Ok(Command::Quit),
-        // NBoard 1.1 sent bare moves ("F5"); accept any two-character word as one.
-        w if w.len() == 2 && rest.is_empty() => Ok(Command::Move {
-            mv: w.to_string(),
-            time: None,
-        }),
+        // NBoard 1.1 sent bare moves ("F5"); accept any two-letter-or-digit word as one (a
+        // '/' would read back as the end of the move: found by the `protocol_lines` fuzz
+        // target with `/x`).
+        w if w.len() == 2 && rest.is_empty() && w.bytes().all(|b| b.is_ascii_alphanumeric()) => {
+            Ok(Command::Move {
+                mv: w.to_string(),
+                time: None,
+            })
+        }
         other => Err(ParseError::Unknown(other.to_string())),
     }
 }
@@ -369,6 +376,16 @@ mod tests {
         ] {
             assert_eq!(parse(&c.to_string()), Ok(c.clone()), "{c}");
         }
+    }
+
+    /// A bare word with a '/' is no move, and `move /x` has none: each printed back would
+    /// read as another command (the `protocol_lines` fuzz target's `/x`).
+    #[test]
+    fn a_move_is_never_empty() {
+        assert!(matches!(parse("/x"), Err(ParseError::Unknown(_))));
+        assert!(parse("move /x").is_err());
+        let c = parse("f5").unwrap();
+        assert_eq!(parse(&c.to_string()), Ok(c));
     }
 
     /// Digits finer than the reply is written with are rounded when read, so that what reads

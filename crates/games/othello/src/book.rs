@@ -19,7 +19,7 @@
 //! u64 each; the value and the leaf value in discs, i8, −128 for no leaf; the leaf move in
 //! the key's orientation, u8, 255 for none; the leaf's search depth, u8).
 
-use std::collections::{BTreeMap, BinaryHeap, HashMap};
+use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet};
 
 use duel_core::Game;
 
@@ -437,25 +437,24 @@ impl Book {
         count: usize,
         min_empties: u32,
     ) -> Vec<(Othello, Move)> {
-        let Some(_) = self.get(root) else {
+        if !self.contains(root) {
             return Vec::new();
-        };
-        // Dijkstra over the book's graph from the root: the prices are never negative.
-        let mut best: HashMap<(u64, u64), i32> = HashMap::new();
+        }
+        // Dijkstra over the book's graph from the root: the prices are never negative. The
+        // heap orders by price, then by `seq` (unique: the order of discovery); the positions
+        // themselves wait in `reached`.
+        let mut visited = HashSet::new();
+        let mut reached = vec![root.clone()];
         let mut heap = BinaryHeap::new();
         let mut found = BTreeMap::new();
         let mut seq = 0u64;
-        heap.push((
-            std::cmp::Reverse(0),
-            std::cmp::Reverse(seq),
-            Positioned(root.clone()),
-        ));
-        while let Some((std::cmp::Reverse(cost), _, Positioned(pos))) = heap.pop() {
+        heap.push((std::cmp::Reverse(0), std::cmp::Reverse(seq), 0));
+        while let Some((std::cmp::Reverse(cost), _, at)) = heap.pop() {
+            let pos = reached[at].clone();
             let k = key(pos.player(), pos.opponent());
-            if best.contains_key(&k) {
+            if !visited.insert(k) {
                 continue;
             }
-            best.insert(k, cost);
             let node = self.nodes[&k];
             if pos.empties().count_ones() <= min_empties {
                 continue;
@@ -472,10 +471,11 @@ impl Book {
                 child.play(mv);
                 let price = cost + i32::from(node.value) - v + PLY_COST;
                 seq += 1;
+                reached.push(child);
                 heap.push((
                     std::cmp::Reverse(price),
                     std::cmp::Reverse(seq),
-                    Positioned(child),
+                    reached.len() - 1,
                 ));
             }
         }
@@ -573,23 +573,4 @@ impl Book {
 /// A value in discs, within what a game can be won by.
 fn clamp(v: i32) -> i8 {
     v.clamp(-64, 64) as i8
-}
-
-/// A position ordered by nothing: the heap orders by price and then by insertion.
-struct Positioned(Othello);
-impl PartialEq for Positioned {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-impl Eq for Positioned {}
-impl PartialOrd for Positioned {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Positioned {
-    fn cmp(&self, _: &Self) -> std::cmp::Ordering {
-        std::cmp::Ordering::Equal
-    }
 }

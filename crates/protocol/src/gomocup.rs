@@ -60,8 +60,8 @@
 use std::fmt;
 use std::io::{self, BufRead};
 
-use crate::bad;
 pub use crate::ParseError;
+use crate::{bad, one_line};
 
 /// The longest line read, in bytes: longer lines are refused, and [`read_line`] keeps no more
 /// than one byte past it. Far above any line of the protocol (a folder path is the longest).
@@ -760,12 +760,6 @@ pub enum Reply {
     /// `name`, `version`, `author`, `country`, `www`, `email`). At least one pair. The format
     /// has no escape: a `"` in a value is printed as `'`.
     About(Vec<(String, String)>),
-}
-
-/// Free text on one line: a line break would start a new reply. Read text goes through it
-/// too, so that a lone `\r` inside a line reads as the space it prints as.
-fn one_line(text: &str) -> String {
-    text.replace(['\r', '\n'], " ")
 }
 
 impl fmt::Display for Reply {

@@ -29,6 +29,12 @@ pub enum ParseError {
     },
 }
 
+/// Free text on one line: a line break would start a new reply. Read text goes through it
+/// too, so that a lone `\r` inside a line reads as the space it prints as.
+pub(crate) fn one_line(text: &str) -> String {
+    text.replace(['\r', '\n'], " ")
+}
+
 /// A line's first word and the rest, both trimmed.
 pub(crate) fn first_word(line: &str) -> (&str, &str) {
     let line = line.trim();

@@ -193,7 +193,7 @@ impl fmt::Display for Reply {
             Reply::Pong(n) if n.is_empty() => write!(f, "pong"),
             Reply::Pong(n) => write!(f, "pong {n}"),
             Reply::Status(s) if s.is_empty() => write!(f, "status"),
-            Reply::Status(s) => write!(f, "status {s}"),
+            Reply::Status(s) => write!(f, "status {}", crate::one_line(s)),
             Reply::NodeStats { nodes, seconds } => write!(f, "nodestats {nodes} {seconds:.2}"),
             Reply::Best { mv, eval, seconds } => write!(f, "=== {mv}/{eval:.2}/{seconds:.1}"),
             Reply::Search { pv, eval, depth } => write!(f, "search {pv} {eval:.2} 0 {depth}"),
@@ -260,7 +260,7 @@ impl Reply {
                 _ => Err(ParseError::Unknown(format!("set {rest}"))),
             },
             "pong" => Ok(Reply::Pong(rest.to_string())),
-            "status" => Ok(Reply::Status(rest.to_string())),
+            "status" => Ok(Reply::Status(crate::one_line(rest))),
             "learned" => Ok(Reply::Learned),
             "nodestats" => Ok(Reply::NodeStats {
                 nodes: number("nodestats", args.next())?,
@@ -505,6 +505,9 @@ mod tests {
         assert_eq!(Reply::MyName("duel".into()).to_string(), "set myname duel");
         assert_eq!(Reply::Pong("3".into()).to_string(), "pong 3");
         assert_eq!(Reply::Status(String::new()).to_string(), "status");
+        // A lone `\r` inside a line prints and reads as a space: printed text stays one line.
+        assert_eq!(Reply::parse("status a\rb"), Ok(Reply::Status("a b".into())));
+        assert_eq!(Reply::Status("a\nb".into()).to_string(), "status a b");
         assert_eq!(
             Reply::Best {
                 mv: "d6".into(),

@@ -356,7 +356,7 @@ impl fmt::Display for Reply {
                 Ok(())
             }
             // A message is one line: a line break in it would be read as another reply.
-            Reply::Message(m) => write!(f, "info message {}", m.replace(['\n', '\r'], " ")),
+            Reply::Message(m) => write!(f, "info message {}", crate::one_line(m)),
             Reply::BestMove {
                 mv,
                 ponder,
@@ -428,7 +428,10 @@ impl Reply {
                 })
             }
             "info" if rest.starts_with("message") => {
-                Ok(Reply::Message(rest["message".len()..].trim().to_string()))
+                // Read as printed: a lone `\r` inside the line is a space (found by fuzzing).
+                Ok(Reply::Message(crate::one_line(
+                    rest["message".len()..].trim(),
+                )))
             }
             "info" => parse_info(tokens),
             "id" => {
@@ -666,6 +669,11 @@ mod tests {
         assert_eq!(
             Reply::Message("two\nlines".into()).to_string(),
             "info message two lines"
+        );
+        // Read as printed (the `protocol_lines` fuzz target found a `\r` that did not).
+        assert_eq!(
+            Reply::parse("info message a\rb"),
+            Ok(Reply::Message("a b".into()))
         );
     }
 

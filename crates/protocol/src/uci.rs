@@ -657,7 +657,7 @@ impl fmt::Display for Reply {
             } => write!(f, "bestmove {mv} ponder {p}"),
             Reply::Info(info) => write!(f, "{info}"),
             Reply::InfoString(text) => {
-                write!(f, "info string {}", text.replace(['\r', '\n'], " "))
+                write!(f, "info string {}", crate::one_line(text))
             }
         }
     }
@@ -710,9 +710,9 @@ impl Reply {
                 };
                 Ok(Reply::BestMove { mv, ponder })
             }
-            "info" if rest.split_whitespace().next() == Some("string") => {
-                Ok(Reply::InfoString(rest["string".len()..].trim().to_string()))
-            }
+            "info" if rest.split_whitespace().next() == Some("string") => Ok(Reply::InfoString(
+                crate::one_line(rest["string".len()..].trim()),
+            )),
             "info" => parse_info(rest).map(Reply::Info),
             "option" => parse_option(rest),
             other => Err(ParseError::Unknown(other.to_string())),

@@ -774,6 +774,11 @@ fn replies_parse_as_they_print() {
             ..Info::default()
         }))
     );
+    // A lone `\r` inside a line reads as the space it prints as.
+    assert_eq!(
+        Reply::parse("info string a\rb"),
+        Ok(Reply::InfoString("a b".into()))
+    );
     assert_eq!(Reply::parse(""), Err(ParseError::Empty));
     assert!(matches!(Reply::parse("hello"), Err(ParseError::Unknown(w)) if w == "hello"));
     for bad in [

@@ -164,6 +164,16 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// Takes back a null move made by a `play_null` that returned `true`.
     fn undo_null(&mut self) {}
 
+    /// Plies left before a counting draw rule ends the game unless a move resets its count
+    /// (chess: the fifty-move rule, 100 less the half-move clock; xiangqi: 120 plies without a
+    /// capture), or `None` (the default) where the game has none. A position's hash leaves
+    /// the count out, so a value the search stored for it under one count may be wrong under
+    /// another: near the end of the count, and for a win or loss further away than it, the
+    /// search takes no value from its transposition table.
+    fn plies_to_count_draw(&self) -> Option<u32> {
+        None
+    }
+
     /// A key of the part of the position that changes slowly and that an evaluator's errors
     /// follow (chess: the pawns), for correction history: the search learns, per key, how far
     /// the static value tends to be from what searching finds, and corrects by it. `None` (the

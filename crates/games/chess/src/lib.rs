@@ -557,6 +557,10 @@ impl Game for Chess {
         self.hash = hash;
     }
 
+    fn plies_to_count_draw(&self) -> Option<u32> {
+        Some(100u32.saturating_sub(u32::from(self.board.halfmove_clock())))
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         // Mate and stalemate first: a mate on the hundredth half-move still wins. `Drawn` is a
         // stalemate or the fifty-move rule; only the first holds at a search's root.

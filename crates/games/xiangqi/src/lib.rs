@@ -303,6 +303,10 @@ impl Game for Xiangqi {
         self.clock = p.clock;
     }
 
+    fn plies_to_count_draw(&self) -> Option<u32> {
+        Some(NO_CAPTURE_PLIES.saturating_sub(self.clock))
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         if !self.board.has_legal_move() {
             return Some(Outcome::Loss);

@@ -95,10 +95,16 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
         // from the table and stores none: the entry is the whole node's.
         let skip = self.stack[ply].skip;
         if self.config.use_tt {
-            if let Some(e) = self.tt.probe(key) {
-                self.stats.tt_hits += 1;
-                tt_move = e.mv;
-                tt_eval = (e.eval != NO_EVAL).then_some(i32::from(e.eval));
+            if let Some(e) = self
+                .tt
+                .probe(key)
+                .inspect(|e| {
+                    self.stats.tt_hits += 1;
+                    tt_move = e.mv;
+                    tt_eval = (e.eval != NO_EVAL).then_some(i32::from(e.eval));
+                })
+                .filter(|e| value_holds_here(e.value, self.pos.plies_to_count_draw()))
+            {
                 tt_bound = Some((e.value.from_tt(ply as i32), u32::from(e.depth), e.bound));
                 let solved = e.depth == SOLVED_DEPTH;
                 let deep_enough = if self.config.tt_same_depth_only {
@@ -549,6 +555,23 @@ pub(super) fn terminal(o: Outcome, ply: usize) -> Score {
     }
 }
 
+/// Whether a table value (as stored: a win or loss counted from its node) holds at a node
+/// `count_left` plies from a counting draw rule's end ([`Game::plies_to_count_draw`]). The
+/// table's key leaves the count out, so the value may come from the same position under
+/// another count: near the end of the count it is not taken (Stockfish's answer), nor a win or
+/// loss that comes later than the count's end; the entry's move still orders the moves.
+fn value_holds_here(stored: Score, count_left: Option<u32>) -> bool {
+    match count_left {
+        None => true,
+        Some(left) => {
+            left >= tune::COUNT_DRAW_MARGIN
+                && stored
+                    .plies_to_end()
+                    .is_none_or(|plies| plies <= left as i32)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -565,5 +588,19 @@ mod tests {
         // depth loses one ply; 0.75 + ln 20 · ln 30 / 2.25 = 5.28.
         assert_eq!(lmr_reduction(3, 3), 1);
         assert_eq!(lmr_reduction(20, 30), 5);
+    }
+
+    #[test]
+    fn table_values_near_a_count_draw_are_not_taken() {
+        let cp = Score::heuristic(250);
+        assert!(value_holds_here(cp, None));
+        assert!(value_holds_here(Score::win_in(40), None));
+        assert!(value_holds_here(cp, Some(tune::COUNT_DRAW_MARGIN)));
+        assert!(!value_holds_here(cp, Some(tune::COUNT_DRAW_MARGIN - 1)));
+        // A win or loss holds only if it comes by the count's end.
+        assert!(value_holds_here(Score::win_in(20), Some(20)));
+        assert!(!value_holds_here(Score::win_in(21), Some(20)));
+        assert!(!value_holds_here(Score::loss_in(21), Some(20)));
+        assert!(value_holds_here(Score::loss_in(3), Some(30)));
     }
 }

@@ -7,6 +7,9 @@ pub const ASPIRATION_WINDOW: i32 = 25;
 pub const ASPIRATION_FROM_DEPTH: u32 = 4;
 /// Null move: reduction R = 2 + depth / 4 (Heinz's adaptive null move, simplified).
 pub const NULL_MIN_DEPTH: u32 = 3;
+/// Within this many plies of a counting draw rule's end (chess: half-move clock 90 or more, as
+/// Stockfish), a table value is not taken: it may have been stored under another count.
+pub const COUNT_DRAW_MARGIN: u32 = 10;
 /// Singular extensions: from this depth, with a table entry at most this many plies
 /// shallower; the other moves are searched at half the depth.
 pub const SINGULAR_MIN_DEPTH: u32 = 8;

@@ -105,6 +105,20 @@ impl LimitArgs {
     }
 }
 
+/// A `--threads` count for this machine: threads beyond the cores this process may use only
+/// take turns with each other, so more are capped to the cores, with a note on standard error
+/// (as the UCI option is capped with an `info string`).
+pub fn threads(asked: u32) -> usize {
+    let max = duel_engine::threads_max();
+    let asked = asked as usize;
+    if asked > max {
+        eprintln!("duel: --threads {asked} is more than the {max} cores this process may use; using {max}");
+        max
+    } else {
+        asked
+    }
+}
+
 /// The evaluator and the engine's resources.
 #[derive(Debug, Clone, Args)]
 pub struct EngineArgs {
@@ -129,7 +143,7 @@ impl EngineArgs {
         let mut s = duel_engine::open_with(game, self.eval.as_deref(), self.eval_file.as_deref())?;
         // On top of the game's own switches (chess turns null move and LMR on).
         s.set_config(SearchConfig {
-            threads: self.threads as usize,
+            threads: threads(self.threads),
             tt_mb: self.hash,
             ..s.config().clone()
         })?;

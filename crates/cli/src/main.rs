@@ -189,7 +189,7 @@ fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
             time,
             nodes,
             threads,
-        } => commands::solve(&game, &position, time, nodes, threads as usize, out),
+        } => commands::solve(&game, &position, time, nodes, args::threads(threads), out),
         Command::Perft {
             game,
             depth,
@@ -275,7 +275,7 @@ fn main() -> ExitCode {
             pace,
             overhead: std::time::Duration::from_millis(move_overhead),
             selectivity,
-            threads: threads as usize,
+            threads: args::threads(threads),
             book: match book {
                 None => BookChoice::None,
                 Some(None) => BookChoice::Committed,

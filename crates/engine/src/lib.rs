@@ -51,6 +51,14 @@ pub const OTHELLO_SOLVE_EMPTIES: u32 = duel_othello::QUICK_SOLVE_EMPTIES;
 /// `--hash`). A size the machine cannot give is refused when it is set.
 pub const HASH_MAX_MB: usize = duel_search::tt::MAX_MB;
 
+/// The most search threads worth running: the cores this process may use (its affinity and
+/// cgroup quota, as the standard library reads them). Lazy SMP threads beyond the cores only
+/// take turns with each other, so every front end caps its thread count to this (UCI's and
+/// UCCI's `Threads`, the CLI's `--threads`), saying so.
+pub fn threads_max() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -463,6 +463,32 @@ fn analyze_prints_one_line_per_depth() {
     assert!(out.contains("best move 3 (score win in 1"), "{out}");
 }
 
+/// `--threads` beyond the cores this process may use is capped to them with a note (Lazy SMP
+/// threads beyond the cores only take turns), in `analyze`, `solve` and `nboard` alike.
+#[test]
+fn threads_beyond_the_cores_are_capped() {
+    let cores = std::thread::available_parallelism().unwrap().get();
+    assert!(
+        cores < 256,
+        "the cap is below the flag's own limit on this machine"
+    );
+    let note =
+        format!("--threads 256 is more than the {cores} cores this process may use; using {cores}");
+    let run = duel(&["analyze", "tictactoe", "--depth", "3", "--threads", "256"]);
+    assert!(run.stderr.contains(&note), "{}", run.stderr);
+    let out = run.success();
+    assert!(out.contains(&format!(", {cores} thread(s),")), "{out}");
+    let run = duel(&["solve", "tictactoe", "-p", "1425", "--threads", "256"]);
+    assert!(run.stderr.contains(&note), "{}", run.stderr);
+    run.success();
+    let run = duel_with_input(&["nboard", "--threads", "256"], "nboard 2\nquit\n");
+    assert!(run.stderr.contains(&note), "{}", run.stderr);
+    run.success();
+    // Within the cores, nothing is said.
+    let run = duel(&["analyze", "tictactoe", "--depth", "3", "--threads", "1"]);
+    assert!(!run.stderr.contains("--threads"), "{}", run.stderr);
+}
+
 /// `--eval-file` plays the net it names: the built-in net's own file searches exactly as the
 /// built-in net does.
 #[test]

@@ -62,13 +62,9 @@ const MULTIPV_MAX: i64 = 256;
 const OVERHEAD_DEFAULT: i64 = 10;
 const OVERHEAD_MAX: i64 = 5_000;
 
-/// The most search threads worth running: the cores this process may use (its affinity and
-/// cgroup quota, as the standard library reads them), at most [`THREADS_MAX`]. Lazy SMP
-/// threads beyond the cores only take turns with each other, so more are capped to this.
+/// The most search threads worth running ([`crate::threads_max`]), at most [`THREADS_MAX`].
 fn threads_max() -> usize {
-    std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(THREADS_MAX)
+    crate::threads_max().min(THREADS_MAX)
 }
 
 /// The score as UCI writes it: centipawns, or mate in moves (negative when mated).

@@ -4,6 +4,7 @@
 mod common;
 
 mod eval;
+mod mutations;
 mod rules;
 mod solver;
 mod view;

@@ -51,6 +51,28 @@ fn the_shipped_suites_load() {
     }
 }
 
+/// Win At Chess at 20,000 nodes a position on one thread: deterministic, so a change that
+/// loses tactics shows here. 217 of 300 when pinned (2026-11-29, Bench: 1817319; 246 at
+/// 50,000 nodes, 257 at 100,000); a gain raises the pin.
+#[test]
+fn win_at_chess_at_a_fixed_node_count() {
+    const PINNED: u32 = 217;
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/chess/wac.epd");
+    let (out, err, ok) = duel(&["suite", path, "--nodes", "20000", "--quiet"]);
+    assert!(ok, "{err}");
+    let solved: u32 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("solved "))
+        .and_then(|l| l.split('/').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no 'solved N/300' line in:\n{out}"));
+    assert!(
+        solved >= PINNED,
+        "{solved}/300 solved, pinned at {PINNED}:\n{out}"
+    );
+    assert!(out.contains("/300 ("), "{out}");
+}
+
 #[test]
 fn bad_suites_are_refused() {
     let cases = [

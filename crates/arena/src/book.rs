@@ -177,10 +177,11 @@ pub fn read_openings(text: &str, chess960: bool) -> Result<Vec<Opening<Chess>>, 
         .map(str::trim_start)
         .any(|l| l.starts_with('[') || l.starts_with("1."));
     let mut openings = if pgn {
-        read_pgn(text)?
+        read_pgn(text, chess960)?
     } else {
         read_positions(text)?
     };
+    // A PGN game's moves are already in this notation; a position line has none.
     if chess960 {
         for o in &mut openings {
             o.start.set_chess960(true);
@@ -228,8 +229,11 @@ fn read_positions(text: &str) -> Result<Vec<Opening<Chess>>, BookError> {
 }
 
 /// PGN games: the tag pairs (only `FEN` matters here) and the moves, without comments,
-/// variations, move numbers, annotation glyphs or the result.
-fn read_pgn(text: &str) -> Result<Vec<Opening<Chess>>, BookError> {
+/// variations, move numbers, annotation glyphs or the result. The moves are written in the
+/// notation the match speaks: with `chess960`, castling as the king taking its rook (the
+/// book's `O-O` read as `e1g1` would be a king move no Chess960 engine accepts; found by the
+/// books property test).
+fn read_pgn(text: &str, chess960: bool) -> Result<Vec<Opening<Chess>>, BookError> {
     let mut out = Vec::new();
     let mut fen: Option<String> = None;
     let mut movetext = String::new();
@@ -237,10 +241,13 @@ fn read_pgn(text: &str) -> Result<Vec<Opening<Chess>>, BookError> {
     let mut finish = |fen: &mut Option<String>, movetext: &mut String, line: usize| {
         let game = out.len() + 1;
         let bad = |reason: String| BookError::Game { game, line, reason };
-        let start = match fen.take() {
+        let mut start = match fen.take() {
             Some(f) => Chess::from_text(&f).map_err(|e| bad(format!("FEN tag: {e}")))?,
             None => Chess::start(),
         };
+        if chess960 {
+            start.set_chess960(true);
+        }
         let moves = pgn_moves(&start, movetext, bad)?;
         movetext.clear();
         out.push(Opening { start, moves });
@@ -407,6 +414,10 @@ Nc6 3. Bc4 Bc5 *
         assert_eq!(o.len(), 3);
         assert_eq!(o[1].moves, ["c2c4", "e7e5", "b1c3"]);
         assert_eq!(o[2].moves.last().map(String::as_str), Some("e1g1"));
+        // In a Chess960 match the same castling is the king taking its rook.
+        let o = read_openings("1.e4 e5 2.Nf3 Nf6 3.Bc4 Bc5 4.O-O *\n", true).unwrap();
+        assert_eq!(o[0].moves.last().map(String::as_str), Some("e1h1"));
+        assert!(o[0].start.is_chess960());
     }
 
     #[test]
@@ -460,5 +471,75 @@ Nc6 3. Bc4 Bc5 *
             read_book("# only\n", false, &t),
             Err(BookError::Empty)
         ));
+    }
+
+    /// The stable-toolchain twin of fuzz/fuzz_targets/books.rs: books made of known lines,
+    /// lines cut short and printable garbage, in any order. Reading must not panic, and each
+    /// opening read starts from a position that passes the conformance checks and plays
+    /// only moves its position accepts.
+    mod property {
+        use super::*;
+        use duel_core::conformance::check_position;
+        use proptest::prelude::*;
+
+        const LINES: &[&str] = &[
+            "# a comment",
+            "",
+            "[Event \"a\"]",
+            "[FEN \"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\"]",
+            "[SetUp \"1\"]",
+            "1. e4 e5 2. Nf3 {a comment} Nc6 (2... d6) 3. Bb5 a6 4. O-O *",
+            "1. d4 d5 2. c4 1-0",
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - id \"x\";",
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            "h8 i9 h10",
+            "7,7, 8,7, 8,10",
+            "-7, -7, 0, 1",
+            "f5d6c4d3",
+            "---------------------------O*------*O--------------------------- X",
+            "5193",
+            "4453",
+        ];
+
+        fn books() -> impl Strategy<Value = String> {
+            let line = prop_oneof![
+                prop::sample::select(LINES).prop_map(str::to_string),
+                (prop::sample::select(LINES), any::<prop::sample::Index>()).prop_map(|(l, cut)| l
+                    .chars()
+                    .take(cut.index(l.chars().count() + 1))
+                    .collect()),
+                "[ -~]{0,40}",
+            ];
+            prop::collection::vec(line, 0..8).prop_map(|lines| lines.join("\n"))
+        }
+
+        fn check<G: GameInfo>(text: &str, chess960: bool) -> Result<(), TestCaseError> {
+            let Ok(openings) = read_book(text, chess960, &G::start()) else {
+                return Ok(());
+            };
+            for o in openings {
+                let mut pos = o.start.clone();
+                check_position(&pos).map_err(|e| TestCaseError::fail(format!("{text:?}: {e}")))?;
+                for m in &o.moves {
+                    let mv = pos.parse_move(m).map_err(|e| {
+                        TestCaseError::fail(format!("{text:?}: book move '{m}' refused: {e}"))
+                    })?;
+                    pos.play(mv);
+                }
+            }
+            Ok(())
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(256))]
+
+            #[test]
+            fn books_read_only_legal_openings(text in books(), chess960 in any::<bool>()) {
+                check::<Chess>(&text, chess960)?;
+                check::<Gomoku>(&text, chess960)?;
+                check::<duel_othello::Othello>(&text, chess960)?;
+                check::<duel_tictactoe::TicTacToe>(&text, chess960)?;
+            }
+        }
     }
 }

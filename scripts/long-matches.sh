@@ -46,8 +46,8 @@ for p in "${protocols[@]}"; do
 import json, sys
 path, protocol, game, tc, took = sys.argv[1:]
 games = json.load(open(path))["games"]
-kinds = {"Time": "losses on time", "Illegal": "illegal moves", "Crash": "crashes or hangs",
-         "Garbage": "garbage answers"}
+kinds = {"time": "losses on time", "illegal": "illegal moves", "crash": "crashes or hangs",
+         "garbage": "garbage answers"}
 counts = {k: 0 for k in kinds}
 for g in games:
     if g.get("fault"):

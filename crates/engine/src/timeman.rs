@@ -43,9 +43,13 @@ pub fn budget(clock: &Clock, overhead: Duration) -> Budget {
         .moves_to_go
         .unwrap_or(MOVES_LEFT_GUESS)
         .clamp(1, MOVES_LEFT_GUESS);
-    // The increment comes back after the move, so most of it can be spent now; but never more
-    // than what is on the clock.
-    let share = left / moves + clock.increment * 3 / 4;
+    // The increment comes back after the move, so most of it can be spent now; but every move
+    // also costs the overhead, which the increment pays first (as Stockfish keeps back the
+    // overhead of every move to come). Spending the whole increment would leave the overhead
+    // to the clock each move, and at 1+0.01 the clock would sink to a few tens of
+    // milliseconds, where one slow reply from a loaded machine loses on time.
+    let increment = clock.increment.saturating_sub(overhead);
+    let share = left / moves + increment * 3 / 4;
     // Never plan to use more than a fifth of the clock (a third with a control ahead, where
     // the clock is refilled), whatever the increment promises.
     let cap = if clock.moves_to_go.is_some() {
@@ -160,6 +164,26 @@ mod tests {
         }
     }
 
+    /// A long game at 1+0.01 where each move takes one and a half times the soft limit (the
+    /// trend's scale at its usual worst) plus 3 ms the engine never sees (pipes, a loaded
+    /// scheduler): the clock settles well clear of zero, so a slow reply does not lose on
+    /// time. Spending the whole increment as well let it sink below 50 ms.
+    #[test]
+    fn the_clock_settles_clear_of_zero() {
+        let overhead = ms(10);
+        let mut left = ms(1_000);
+        let mut lowest = left;
+        for mv in 0..300 {
+            let b = budget(&clock(left.as_millis() as u64, 10, None), overhead);
+            let spent = (b.soft.mul_f64(1.5)).min(b.hard) + ms(3);
+            left = left.saturating_sub(spent) + ms(10);
+            if mv >= 100 {
+                lowest = lowest.min(left);
+            }
+        }
+        assert!(lowest >= ms(150), "the clock sank to {lowest:?}");
+    }
+
     #[test]
     fn soft_scale_spends_more_when_unsettled() {
         // Monotone: a newer change or a larger drop never asks for less time.
@@ -176,9 +200,10 @@ mod tests {
 
     #[test]
     fn typical_controls() {
-        // 10+0.1 at the start: about a thirty-fifth of the clock plus most of the increment.
+        // 10+0.1 at the start: about a thirty-fifth of the clock plus most of what the
+        // increment leaves after the overhead.
         let b = budget(&clock(10_000, 100, None), ms(10));
-        assert_eq!(b.soft, ms(9_990) / 35 + ms(75));
+        assert_eq!(b.soft, ms(9_990) / 35 + ms(90) * 3 / 4);
         assert_eq!(b.hard, b.soft * 4);
         // 1+0.01: well under a tenth of a second per move.
         let b = budget(&clock(1_000, 10, None), ms(10));

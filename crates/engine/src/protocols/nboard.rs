@@ -574,13 +574,14 @@ impl Nboard {
         let overhead = self.opts.overhead.max(lag);
         // Each move still to come costs that overhead too: where the increment does not pay
         // for it, it is kept back for all of them (Othello knows how many: about half the
-        // empty squares), and never counted on to think.
+        // empty squares), and never counted on to think. `budget` takes the overhead from
+        // the increment itself.
         let moves_left = self.pos.empties().count_ones().div_ceil(2);
         let budget_on = |c: RecordClock| {
             let reserve = overhead.saturating_sub(c.increment) * moves_left;
             let clock = Clock {
                 left: game.time_left_on(side, c, own_time).saturating_sub(reserve),
-                increment: c.increment.saturating_sub(overhead),
+                increment: c.increment,
                 moves_to_go: None,
             };
             budget(&clock, overhead)

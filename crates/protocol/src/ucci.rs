@@ -521,14 +521,7 @@ fn parse_option<'a>(tokens: impl Iterator<Item = &'a str>) -> Result<Reply, Pars
             max: number("max")?,
             default: number("default")?,
         },
-        Some("combo") => OptionKind::Combo {
-            vars: rest
-                .windows(2)
-                .filter(|w| w[0] == "var")
-                .map(|w| w[1].to_string())
-                .collect(),
-            default: default_text(),
-        },
+        Some("combo") => combo(&rest[1..]),
         Some("string") => OptionKind::String(default_text()),
         Some("button") => OptionKind::Button,
         other => {
@@ -539,6 +532,33 @@ fn parse_option<'a>(tokens: impl Iterator<Item = &'a str>) -> Result<Reply, Pars
         }
     };
     Ok(Reply::Option { name, kind })
+}
+
+/// A combo's `var A var B ... default D`, read in order: each `var` takes the word after it
+/// (even a keyword), and the default runs to the next `var`, so a default never holds a
+/// `var` that would read back as one more choice.
+fn combo(words: &[&str]) -> OptionKind {
+    let mut vars = Vec::new();
+    let mut default: Vec<&str> = Vec::new();
+    // Whether the words now read belong to the default: from the first `default` to a `var`.
+    let mut in_default = false;
+    let mut seen_default = false;
+    let mut words = words.iter();
+    while let Some(&w) = words.next() {
+        match w {
+            "var" => {
+                in_default = false;
+                vars.extend(words.next().map(|v| v.to_string()));
+            }
+            "default" if !seen_default => (in_default, seen_default) = (true, true),
+            _ if in_default => default.push(w),
+            _ => {}
+        }
+    }
+    OptionKind::Combo {
+        vars,
+        default: default.join(" "),
+    }
 }
 
 #[cfg(test)]
@@ -742,6 +762,25 @@ mod tests {
                 }
             })
         );
+        // A default followed by more choices (found by fuzzing): the choices stay choices, and
+        // the printed form, default last, reads back the same.
+        let reply = Reply::parse("option idle type combo default m x var min var default");
+        assert_eq!(
+            reply,
+            Ok(Reply::Option {
+                name: "idle".into(),
+                kind: OptionKind::Combo {
+                    vars: vec!["min".into(), "default".into()],
+                    default: "m x".into()
+                }
+            })
+        );
+        let printed = reply.unwrap().to_string();
+        assert_eq!(
+            printed,
+            "option idle type combo var min var default default m x"
+        );
+        assert_eq!(Reply::parse(&printed).unwrap().to_string(), printed);
         assert_eq!(
             Reply::parse("option newgame type button"),
             Ok(Reply::Option {

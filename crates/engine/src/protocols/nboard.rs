@@ -483,12 +483,13 @@ impl Nboard {
     }
 
     /// Starts `job` on the worker thread with the session, framed by the status lines NBoard
-    /// shows while the engine works ("duel is thinking", then a cleared status).
+    /// shows while the engine works ("duel is thinking", then the status the job ends with:
+    /// what it did, or cleared when it returns None).
     fn spawn(
         &mut self,
         doing: &str,
         pos: Othello,
-        job: impl FnOnce(&mut dyn Session, &AtomicBool, &Job) + Send + 'static,
+        job: impl FnOnce(&mut dyn Session, &AtomicBool, &Job) -> Option<String> + Send + 'static,
     ) {
         let mut session = self
             .session
@@ -509,8 +510,8 @@ impl Nboard {
         let status = format!("{} is {doing}", self.opts.name);
         self.worker = Some(std::thread::spawn(move || {
             send(&ctx.out, Reply::Status(status));
-            job(session.as_mut(), &stop, &ctx);
-            send(&ctx.out, Reply::Status(String::new()));
+            let last = job(session.as_mut(), &stop, &ctx);
+            send(&ctx.out, Reply::Status(last.unwrap_or_default()));
             session
         }));
     }
@@ -714,6 +715,7 @@ impl Nboard {
             }
             let seconds = took.as_secs_f64();
             send(&job.out, Reply::Best { mv, eval, seconds });
+            None
         });
     }
 
@@ -748,7 +750,7 @@ impl Nboard {
             let n = n.saturating_sub(known.len());
             moves.retain(|mv| known.iter().all(|b| b.mv != *mv));
             if n == 0 {
-                return;
+                return None;
             }
             let mut lines = Vec::new();
             for mv in moves {
@@ -778,6 +780,7 @@ impl Nboard {
                     },
                 );
             }
+            None
         });
     }
 
@@ -811,13 +814,15 @@ impl Nboard {
             });
             drop(b);
             send(&job.out, Reply::Learned);
-            match saved {
+            // The last status stays on NBoard's status bar: what learning did, or why the
+            // book was not written.
+            Some(match saved {
                 Some(Err(e)) => {
                     eprintln!("duel nboard: {e}");
-                    send(&job.out, Reply::Status(format!("error: {e}")));
+                    format!("error: {e}")
                 }
-                _ => send(&job.out, Reply::Status(status)),
-            }
+                _ => status,
+            })
         });
     }
 
@@ -855,6 +860,7 @@ impl Nboard {
                         },
                     );
                 }
+                None
             },
         );
     }

@@ -132,6 +132,10 @@ impl Evaluator<Xiangqi> for Material {
         10 * PIECE_VALUES[victim.kind as usize] - attacker / 10 + 10
     }
 
+    fn exchange_at_least(&self, pos: &Xiangqi, mv: Move, threshold: i32) -> bool {
+        exchange_at_least(pos.board(), mv, threshold)
+    }
+
     fn extend(&self, pos: &Xiangqi) -> bool {
         pos.in_check()
     }
@@ -144,6 +148,70 @@ impl Evaluator<Xiangqi> for Material {
             && b.pieces(b.side_to_move())
                 .any(|(_, p)| matches!(p.kind, Kind::Chariot | Kind::Horse | Kind::Cannon))
     }
+}
+
+/// A general's worth in the static exchange: it may take, but never be taken.
+const KING_VALUE: i32 = 20_000;
+
+fn exchange_value(p: Piece) -> i32 {
+    match p.kind {
+        Kind::King => KING_VALUE,
+        k => PIECE_VALUES[k as usize],
+    }
+}
+
+/// Whether the static exchange of `mv` is at least `threshold`: what it takes, less what the
+/// pieces that then take turns on its target win back, each side taking with its least
+/// valuable piece and free to stop. The exchange is played out on a copy of the board, so a
+/// cannon gains or loses its screen and a horse its leg as the pieces come and go. The
+/// general's safety aside, as in chess's exchange.
+pub(crate) fn exchange_at_least(b: &Board, mv: Move, threshold: i32) -> bool {
+    let taken = b.captured(mv).map_or(0, exchange_value);
+    if taken < threshold {
+        return false;
+    }
+    let mut exposed = b.piece_at(mv.from()).map_or(0, exchange_value);
+    // Even losing the mover keeps the threshold.
+    if taken - exposed >= threshold {
+        return true;
+    }
+    let mover = b.side_to_move();
+    let to = mv.to();
+    let mut board = b.clone();
+    board.make(mv);
+    // The side that took last leads by `lead` and stands `exposed` on the target; the other
+    // side must take back, if it can, when that piece is worth more than the lead.
+    let mut lead = taken - threshold;
+    let mut takers: Vec<(i32, Square)> = Vec::with_capacity(16);
+    while exposed > lead {
+        let side = board.side_to_move();
+        takers.clear();
+        takers.extend(
+            board
+                .pieces(side)
+                .filter(|&(sq, _)| board.reaches(sq, to))
+                .map(|(sq, p)| (exchange_value(p), sq)),
+        );
+        takers.sort_unstable();
+        // The least valuable piece that may take: pins by a chariot or a cannon, and the
+        // generals facing, are common in xiangqi.
+        let taker = takers.iter().find(|&&(_, from)| {
+            let capture = Move::new(from, to);
+            let taken = board.make(capture);
+            let legal = !board.opponent_in_check();
+            if !legal {
+                board.unmake(capture, taken);
+            }
+            legal
+        });
+        let Some(&(value, _)) = taker else {
+            break;
+        };
+        lead = exposed - lead - 1;
+        exposed = value;
+    }
+    // The side to take next is the one behind.
+    board.side_to_move() != mover
 }
 
 /// A capture of a less valuable piece that some piece of the opponent's could take back.
@@ -206,6 +274,44 @@ pub(crate) mod tests {
         let central = pos("4k4/9/9/9/9/9/9/4C4/9/3K5 w - - 0 1");
         let side = pos("4k4/9/9/9/9/9/9/1C7/9/3K5 w - - 0 1");
         assert!(Material.evaluate(&central) > Material.evaluate(&side));
+    }
+
+    /// Exchanges worked out by hand, each move's exchange exactly: at least its value and
+    /// not one more.
+    #[test]
+    fn static_exchange() {
+        let cases = [
+            // A chariot takes an unprotected cannon: +450.
+            ("4k4/9/4c4/9/4R4/9/9/9/9/3K5 w - - 0 1", "e5e7", 450),
+            // A chariot takes a horse the other chariot protects: 400 - 900.
+            ("2r2k3/9/9/9/2n1R4/9/9/9/9/3K5 w - - 0 1", "e5c5", -500),
+            // A soldier across the river takes a chariot that a horse protects: 900 - 100.
+            ("4k4/3n5/9/4r4/4P4/9/9/9/9/3K5 w - - 0 1", "e5e6", 800),
+            // The red cannon on e2 takes the chariot over the soldier on e3; the black cannon
+            // on e9 takes back over its own screen, the soldier on e7: 900 - 450.
+            ("4c4/3k5/4p4/9/4r4/9/4P4/4C4/9/5K3 w - - 0 1", "e2e5", 450),
+            // The same with a red chariot on a5, which the cannon's capture leaves its turn to
+            // take back: 900 - 450 + 450.
+            ("4c4/3k5/4p4/9/R3r4/9/4P4/4C4/9/5K3 w - - 0 1", "e2e5", 900),
+            // The black horse on d7 would guard e5, but the red soldier on d6 stands on its
+            // leg: the chariot takes the soldier for nothing.
+            ("4k4/9/3n5/3P5/R3p4/9/9/9/9/3K5 w - - 0 1", "a5e5", 100),
+            // The black chariot on e8 guards the horse on a8, but it is pinned to its general
+            // by the red chariot on e2: the horse is won.
+            ("4k4/n3r4/9/9/9/9/9/R3R4/9/3K5 w - - 0 1", "a2a8", 400),
+            // A quiet move onto a point the black chariot attacks: the horse is lost.
+            ("1r2k4/9/9/9/9/9/9/2N6/9/3K5 w - - 0 1", "c2b4", -400),
+        ];
+        for (fen, text, value) in cases {
+            let pos = Xiangqi::from_text(fen).unwrap();
+            let mv = pos.parse_move(text).unwrap();
+            let b = pos.board();
+            assert!(exchange_at_least(b, mv, value), "{fen} {text} >= {value}");
+            assert!(
+                !exchange_at_least(b, mv, value + 1),
+                "{fen} {text} > {value}"
+            );
+        }
     }
 
     #[test]

@@ -45,12 +45,13 @@ impl GameInfo for Xiangqi {
     ];
     const BENCH_DEPTH: u32 = 9;
     const DEFAULT_DEPTH: u32 = 10;
-    /// Chess's selective search but for the techniques that need chess's evaluator's
-    /// knowledge (static exchange, correction history, singular extensions): xiangqi's trees
-    /// are as wide and as full of bad moves. Measured by self-play at 5,000 nodes a move
+    /// Chess's selective search but for correction history and singular extensions:
+    /// xiangqi's trees are as wide and as full of bad moves. Measured by self-play
     /// (docs/BENCHMARKS.md, "The search profile, by self-play"): each switch on is worth its
     /// place or within the noise; `improving` gained with the material evaluator and not with
-    /// Strong, so it stays off.
+    /// Strong, so it stays off. Exchange pruning needs a static exchange that lets only legal
+    /// captures take part (pins to the general are everywhere in xiangqi): without that it
+    /// lost 33% of its games.
     const SEARCH_PROFILE: SearchProfile = SearchProfile {
         null_move: true,
         lmr: true,
@@ -58,6 +59,7 @@ impl GameInfo for Xiangqi {
         iir: true,
         late_move_pruning: true,
         continuation: true,
+        exchange_pruning: true,
         ..SearchProfile::NONE
     };
 

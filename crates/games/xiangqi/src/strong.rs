@@ -509,6 +509,10 @@ impl Evaluator<Xiangqi> for Strong {
         Material.move_hint(pos, mv)
     }
 
+    fn exchange_at_least(&self, pos: &Xiangqi, mv: Move, threshold: i32) -> bool {
+        Material.exchange_at_least(pos, mv, threshold)
+    }
+
     fn extend(&self, pos: &Xiangqi) -> bool {
         Material.extend(pos)
     }

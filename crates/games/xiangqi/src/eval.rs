@@ -105,7 +105,7 @@ impl Evaluator<Xiangqi> for Material {
         side(us) - side(us.other())
     }
 
-    /// Captures that do not give material away at once; every move in check, so that
+    /// Captures that do not lose material by static exchange; every move in check, so that
     /// quiescence looks at the escapes.
     fn noisy_moves(&self, pos: &Xiangqi, moves: &mut Vec<Move>) {
         pos.generate_moves(moves);
@@ -116,8 +116,8 @@ impl Evaluator<Xiangqi> for Material {
         moves.retain(|&m| b.captured(m).is_some() && !losing_capture(b, m));
     }
 
-    /// Most valuable victim first, least valuable attacker as the tie-break; captures that give
-    /// material away after the quiet moves.
+    /// Most valuable victim first, least valuable attacker as the tie-break; captures that lose
+    /// material by static exchange after the quiet moves.
     fn move_hint(&self, pos: &Xiangqi, mv: Move) -> i32 {
         let b = pos.board();
         let Some(victim) = b.captured(mv) else {
@@ -214,13 +214,9 @@ pub(crate) fn exchange_at_least(b: &Board, mv: Move, threshold: i32) -> bool {
     board.side_to_move() != mover
 }
 
-/// A capture of a less valuable piece that some piece of the opponent's could take back.
+/// A capture that loses material by static exchange.
 fn losing_capture(b: &Board, mv: Move) -> bool {
-    let value = |p: Option<Piece>| p.map_or(0, |p| PIECE_VALUES[p.kind as usize]);
-    let (attacker, victim) = (value(b.piece_at(mv.from())), value(b.captured(mv)));
-    victim < attacker
-        && b.pieces(b.side_to_move().other())
-            .any(|(sq, _)| sq != mv.to() && b.reaches(sq, mv.to()))
+    !exchange_at_least(b, mv, 0)
 }
 
 #[cfg(test)]

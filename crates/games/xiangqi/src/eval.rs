@@ -182,20 +182,21 @@ pub(crate) fn exchange_at_least(b: &Board, mv: Move, threshold: i32) -> bool {
     // The side that took last leads by `lead` and stands `exposed` on the target; the other
     // side must take back, if it can, when that piece is worth more than the lead.
     let mut lead = taken - threshold;
-    let mut takers: Vec<(i32, Square)> = Vec::with_capacity(16);
+    // A side has at most 16 pieces: the takers fit on the stack (this runs inside the search).
+    let mut takers = [(0i32, 0 as Square); 16];
     while exposed > lead {
         let side = board.side_to_move();
-        takers.clear();
-        takers.extend(
-            board
-                .pieces(side)
-                .filter(|&(sq, _)| board.reaches(sq, to))
-                .map(|(sq, p)| (exchange_value(p), sq)),
-        );
-        takers.sort_unstable();
+        let mut n = 0;
+        for (sq, p) in board.pieces(side) {
+            if n < takers.len() && board.reaches(sq, to) {
+                takers[n] = (exchange_value(p), sq);
+                n += 1;
+            }
+        }
+        takers[..n].sort_unstable();
         // The least valuable piece that may take: pins by a chariot or a cannon, and the
         // generals facing, are common in xiangqi.
-        let taker = takers.iter().find(|&&(_, from)| {
+        let taker = takers[..n].iter().find(|&&(_, from)| {
             let capture = Move::new(from, to);
             let taken = board.make(capture);
             let legal = !board.opponent_in_check();

@@ -11,9 +11,9 @@ pub type Failure = String;
 /// position:
 /// - the move list is empty exactly when the game is over, and has no duplicates;
 /// - every generated move prints, parses back to itself, and is accepted by `parse_move`;
-/// - `play` then `undo` restores the position text and the hash;
+/// - `play` then `undo` restores the position text, the hash and the structure key;
 /// - the incremental hash equals the hash from scratch, before and after each move;
-/// - the position text round-trips and gives back the same hash;
+/// - the position text round-trips and gives back the same hash and structure key;
 /// - the side to move alternates on every move and `ply` counts up by one.
 ///
 /// Returns the first failure found.
@@ -53,6 +53,7 @@ pub fn check_game<G: Game>(start: &G, games: usize, seed: u64) -> Result<(), Fai
                     Err(e) => return Err(ctx(&format!("generated move '{text}' refused: {e}"))),
                 }
                 let (hash, side, ply) = (pos.hash(), pos.side_to_move(), pos.ply());
+                let structure = pos.structure_key();
                 pos.play(mv);
                 if pos.hash() != pos.hash_from_scratch() {
                     return Err(ctx(&format!(
@@ -66,7 +67,7 @@ pub fn check_game<G: Game>(start: &G, games: usize, seed: u64) -> Result<(), Fai
                     )));
                 }
                 pos.undo(mv);
-                if pos.to_text() != here || pos.hash() != hash {
+                if pos.to_text() != here || pos.hash() != hash || pos.structure_key() != structure {
                     return Err(ctx(&format!(
                         "play+undo of {text} did not restore the position"
                     )));
@@ -104,6 +105,10 @@ pub fn check_position<G: Game>(pos: &G) -> Result<(), Failure> {
     }
     if back.hash() != pos.hash() {
         return Err("text round trip changed the hash".into());
+    }
+    // The text is read from scratch: an incremental structure key must agree with it.
+    if back.structure_key() != pos.structure_key() {
+        return Err("text round trip changed the structure key".into());
     }
     let history_end =
         G::OUTCOME_NEEDS_HISTORY && pos.outcome().is_some() && back.outcome().is_none();

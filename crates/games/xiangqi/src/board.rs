@@ -140,6 +140,7 @@ const fn code(side: usize, kind: Kind) -> u8 {
 }
 const KING: u8 = Kind::King as u8 + 1;
 const ADVISOR: u8 = Kind::Advisor as u8 + 1;
+const ELEPHANT_CODE: u8 = Kind::Elephant as u8 + 1;
 const HORSE: u8 = Kind::Horse as u8 + 1;
 const CHARIOT: u8 = Kind::Chariot as u8 + 1;
 const CANNON: u8 = Kind::Cannon as u8 + 1;
@@ -347,6 +348,26 @@ fn key(code: u8, sq: Square) -> u64 {
     KEYS[usize::from(code) * POINTS + usize::from(sq)]
 }
 
+/// The Zobrist keys of the slow-moving pieces (soldiers, advisors, elephants), zero for the
+/// rest: their part of the hash keys the structure an evaluator's errors follow.
+const STRUCTURE_KEYS: [u64; 16 * POINTS] = {
+    let mut t = [0; 16 * POINTS];
+    let mut i = 0;
+    while i < 16 * POINTS {
+        let kind = ((i / POINTS) & 7) as u8;
+        if kind == ADVISOR || kind == ELEPHANT_CODE || kind == PAWN {
+            t[i] = KEYS[i];
+        }
+        i += 1;
+    }
+    t
+};
+
+#[inline]
+fn structure_key(code: u8, sq: Square) -> u64 {
+    STRUCTURE_KEYS[usize::from(code) * POINTS + usize::from(sq)]
+}
+
 #[inline]
 const fn bit(sq: Square) -> u128 {
     1 << sq
@@ -404,6 +425,8 @@ pub struct Board {
     kings: [Square; 2],
     side: Side,
     hash: u64,
+    /// The hash of the soldiers, advisors and elephants alone, kept incrementally.
+    structure: u64,
 }
 
 /// The board's FEN, without the clock and move number.
@@ -444,6 +467,7 @@ impl Board {
             kings: [NONE; 2],
             side,
             hash: if side == Side::Second { BLACK_KEY } else { 0 },
+            structure: 0,
         }
     }
 
@@ -458,6 +482,7 @@ impl Board {
             self.kings[piece.side as usize] = sq;
         }
         self.hash ^= key(c, sq);
+        self.structure ^= structure_key(c, sq);
     }
 
     /// The piece on `sq`, if any.
@@ -476,6 +501,13 @@ impl Board {
     #[inline]
     pub fn hash(&self) -> u64 {
         self.hash
+    }
+
+    /// The hash of the soldiers, advisors and elephants of both sides, kept incrementally:
+    /// the slow-moving structure that correction history keys on.
+    #[inline]
+    pub fn structure_hash(&self) -> u64 {
+        self.structure
     }
 
     /// The hash computed from the pieces and the side to move alone.
@@ -654,6 +686,7 @@ impl Board {
         self.ranks[usize::from(rank_of(from))] ^= 1 << file_of(from);
         self.files[usize::from(file_of(from))] ^= 1 << rank_of(from);
         self.hash ^= key(piece, from) ^ key(piece, to) ^ BLACK_KEY;
+        self.structure ^= structure_key(piece, from) ^ structure_key(piece, to);
         if taken == 0 {
             // The target's point changes occupancy only when it was empty.
             self.ranks[usize::from(rank_of(to))] ^= 1 << file_of(to);
@@ -661,6 +694,7 @@ impl Board {
         } else {
             self.occupied[1 - us] ^= bit(to);
             self.hash ^= key(taken, to);
+            self.structure ^= structure_key(taken, to);
         }
         self.side = self.side.other();
     }

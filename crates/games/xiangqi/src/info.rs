@@ -45,13 +45,14 @@ impl GameInfo for Xiangqi {
     ];
     const BENCH_DEPTH: u32 = 9;
     const DEFAULT_DEPTH: u32 = 10;
-    /// Chess's selective search but for correction history and singular extensions:
-    /// xiangqi's trees are as wide and as full of bad moves. Measured by self-play
-    /// (docs/BENCHMARKS.md, "The search profile, by self-play"): each switch on is worth its
-    /// place or within the noise; `improving` gained with the material evaluator and not with
-    /// Strong, so it stays off. Exchange pruning needs a static exchange that lets only legal
-    /// captures take part (pins to the general are everywhere in xiangqi): without that it
-    /// lost 33% of its games.
+    /// Chess's selective search but for singular extensions: xiangqi's trees are as wide and
+    /// as full of bad moves. Measured by self-play (docs/BENCHMARKS.md, "The search profile,
+    /// by self-play"): each switch on is worth its place or within the noise; `improving`
+    /// gained with the material evaluator and not with Strong, so it stays off, and singular
+    /// extensions gained nothing in 200 games. Exchange pruning needs a static exchange that
+    /// lets only legal captures take part (pins to the general are everywhere in xiangqi):
+    /// without that it lost 33% of its games. Correction history keys on the soldiers,
+    /// advisors and elephants ([`duel_core::Game::structure_key`]).
     const SEARCH_PROFILE: SearchProfile = SearchProfile {
         null_move: true,
         lmr: true,
@@ -59,6 +60,7 @@ impl GameInfo for Xiangqi {
         iir: true,
         late_move_pruning: true,
         continuation: true,
+        correction: true,
         exchange_pruning: true,
         ..SearchProfile::NONE
     };

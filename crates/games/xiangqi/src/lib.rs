@@ -322,6 +322,12 @@ impl Game for Xiangqi {
         self.board.hash_from_scratch()
     }
 
+    /// The soldiers, advisors and elephants: the structure that changes slowly (chess keys
+    /// its pawns), on which the evaluator's king safety and soldier terms hang.
+    fn structure_key(&self) -> Option<u64> {
+        Some(self.board.structure_hash())
+    }
+
     fn format_move(&self, mv: Move) -> String {
         notation::iccs(mv)
     }

@@ -209,6 +209,14 @@ impl<const N: usize> Steps<N> {
         self.len[from] += 1;
     }
 
+    /// Calls `f` with the targets of `from` and their blocking points, as two slices.
+    #[inline]
+    fn with<R>(&self, from: Square, f: impl FnOnce(&[Square], &[Square]) -> R) -> R {
+        let i = usize::from(from);
+        let n = usize::from(self.len[i]);
+        f(&self.to[i][..n], &self.via[i][..n])
+    }
+
     /// The targets and blocking points of `from`.
     #[inline]
     fn of(&self, from: Square) -> impl Iterator<Item = (Square, Square)> + '_ {
@@ -959,6 +967,32 @@ impl Board {
         total
     }
 
+    /// Whether some piece of `by` reaches `to` ([`Board::reaches`]), or `by`'s general faces
+    /// `to` along an open file: a test from the target outwards, far cheaper than asking each
+    /// piece, which can only err towards true (the flying general takes nothing but the other
+    /// general). The static exchange asks it before it looks for takers.
+    pub fn may_be_reached(&self, to: Square, by: Side) -> bool {
+        let by = by as usize;
+        if self.attacked(to, by, After::NOTHING) {
+            return true;
+        }
+        // `attacked` leaves out what reaches only its own palace or half, as a general never
+        // stands in the other's: the steps are their own reverse.
+        let king = code(by, Kind::King);
+        let advisor = code(by, Kind::Advisor);
+        let elephant = code(by, Kind::Elephant);
+        let empty = |sq: Square| self.squares[usize::from(sq)] == 0;
+        KING_STEPS
+            .of(to)
+            .any(|(t, _)| self.squares[usize::from(t)] == king)
+            || ADVISOR_STEPS
+                .of(to)
+                .any(|(t, _)| self.squares[usize::from(t)] == advisor)
+            || ELEPHANT_STEPS
+                .of(to)
+                .any(|(t, eye)| self.squares[usize::from(t)] == elephant && empty(eye))
+    }
+
     /// Whether the piece on `from` could move to (or take on) `to` by its own movement,
     /// whatever stands on `to` and whether its general would be safe: what attacking and
     /// protecting mean for the repetition rulings and the evaluator.
@@ -1021,8 +1055,8 @@ impl Board {
             return out;
         };
         let all = self.occupied[0] | self.occupied[1];
-        let mut steps = |targets: &mut dyn Iterator<Item = (Square, Square)>, guarded: bool| {
-            for (to, via) in targets {
+        let mut steps = |targets: &[Square], vias: &[Square], guarded: bool| {
+            for (&to, &via) in targets.iter().zip(vias) {
                 if guarded && all & bit(via) != 0 {
                     out.blocked += 1;
                 } else if all & bit(to) != 0 {
@@ -1033,55 +1067,102 @@ impl Board {
             }
         };
         match piece.kind {
-            Kind::King => steps(&mut KING_STEPS.of(sq), false),
-            Kind::Advisor => steps(&mut ADVISOR_STEPS.of(sq), false),
-            Kind::Elephant => steps(&mut ELEPHANT_STEPS.of(sq), true),
-            Kind::Horse => steps(&mut HORSE_MOVES.of(sq), true),
-            Kind::Pawn => steps(&mut PAWN_STEPS[piece.side as usize].of(sq), false),
+            Kind::King => KING_STEPS.with(sq, |t, v| steps(t, v, false)),
+            Kind::Advisor => ADVISOR_STEPS.with(sq, |t, v| steps(t, v, false)),
+            Kind::Elephant => ELEPHANT_STEPS.with(sq, |t, v| steps(t, v, true)),
+            Kind::Horse => HORSE_MOVES.with(sq, |t, v| steps(t, v, true)),
+            Kind::Pawn => PAWN_STEPS[piece.side as usize].with(sq, |t, v| steps(t, v, false)),
             Kind::Chariot | Kind::Cannon => {
-                let cannon = piece.kind == Kind::Cannon;
                 let (r, f) = (rank_of(sq), file_of(sq));
-                let lines = [
-                    (self.ranks[usize::from(r)], f, FILES, r * FILES, 1),
-                    (self.files[usize::from(f)], r, RANKS, f, FILES),
-                ];
-                for (line, at, len, base, stride) in lines {
-                    let point = |x: u8| base + x * stride;
-                    for (Ray([a, b, _]), up_the_line) in
-                        [(up(line, at), true), (down(line, at), false)]
-                    {
-                        let end = if a == NONE {
-                            if up_the_line {
-                                len
-                            } else {
-                                u8::MAX
-                            }
-                        } else {
-                            a
-                        };
-                        let mut x = at;
-                        loop {
-                            x = if up_the_line {
-                                x + 1
-                            } else {
-                                x.wrapping_sub(1)
-                            };
-                            if x == end || x >= len {
-                                break;
-                            }
-                            out.quiet |= bit(point(x));
-                        }
-                        let target = if cannon { b } else { a };
-                        if target != NONE {
-                            out.hits |= bit(point(target));
-                        }
-                    }
-                }
+                let on_rank = SLIDES[usize::from(f)][usize::from(self.ranks[usize::from(r)])];
+                let on_file = SLIDES[usize::from(r)][usize::from(self.files[usize::from(f)])];
+                let rank = |line: u16| u128::from(line & RANK_MASK) << (r * FILES);
+                let file = |line: u16| FILE_SPREAD[usize::from(line)] << f;
+                out.quiet = rank(on_rank.quiet) | file(on_file.quiet);
+                out.hits = if piece.kind == Kind::Cannon {
+                    rank(on_rank.cannon) | file(on_file.cannon)
+                } else {
+                    rank(on_rank.chariot) | file(on_file.chariot)
+                };
             }
         }
         out
     }
 }
+
+/// What a chariot or cannon on one line (a rank or a file, as its bits) reaches: the empty
+/// points up to the first piece each way, that first piece (the chariot's hit) and the
+/// second (the cannon's, over its screen). Lines of up to 10 points; a rank's quiet points
+/// are masked to its 9.
+#[derive(Clone, Copy)]
+struct Slide {
+    quiet: u16,
+    chariot: u16,
+    cannon: u16,
+}
+
+const RANK_MASK: u16 = (1 << FILES) - 1;
+
+/// [`Slide`] by the slider's place on the line (0 to 9) and the line's occupancy (10 bits).
+static SLIDES: [[Slide; 1 << RANKS]; RANKS as usize] = {
+    let mut t = [[Slide {
+        quiet: 0,
+        chariot: 0,
+        cannon: 0,
+    }; 1 << RANKS]; RANKS as usize];
+    let mut at = 0;
+    while at < RANKS as i32 {
+        let mut line = 0;
+        while line < 1 << RANKS {
+            let mut s = Slide {
+                quiet: 0,
+                chariot: 0,
+                cannon: 0,
+            };
+            let mut dir = -1;
+            while dir <= 1 {
+                let (mut x, mut screens) = (at + dir, 0);
+                while x >= 0 && x < RANKS as i32 && screens < 2 {
+                    if line & (1 << x) == 0 {
+                        if screens == 0 {
+                            s.quiet |= 1 << x;
+                        }
+                    } else {
+                        if screens == 0 {
+                            s.chariot |= 1 << x;
+                        } else {
+                            s.cannon |= 1 << x;
+                        }
+                        screens += 1;
+                    }
+                    x += dir;
+                }
+                dir += 2;
+            }
+            t[at as usize][line] = s;
+            line += 1;
+        }
+        at += 1;
+    }
+    t
+};
+
+/// A file's line bits (bit `rank`) as the points of file a (bit `rank · 9`).
+static FILE_SPREAD: [u128; 1 << RANKS] = {
+    let mut t = [0u128; 1 << RANKS];
+    let mut line = 0;
+    while line < 1 << RANKS {
+        let mut r = 0;
+        while r < RANKS as usize {
+            if line & (1 << r) != 0 {
+                t[line] |= 1 << (r * FILES as usize);
+            }
+            r += 1;
+        }
+        line += 1;
+    }
+    t
+};
 
 /// The points strictly between two points of one rank or file, as bits.
 fn between(a: Square, b: Square) -> u128 {
@@ -1111,6 +1192,75 @@ pub fn points(mut set: u128) -> impl Iterator<Item = Square> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Calls `f` with every board along 40 seeded random games of up to 120 plies.
+    fn along_random_games(seed: u64, mut f: impl FnMut(&Board)) {
+        let mut rng = SplitMix64::new(seed);
+        let mut moves = Vec::new();
+        for _ in 0..40 {
+            let mut b = crate::fen::parse(crate::START_FEN).unwrap().board;
+            for _ in 0..rng.below(120) {
+                b.generate(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                b.make(moves[rng.below(moves.len())]);
+                f(&b);
+            }
+        }
+    }
+
+    /// `may_be_reached` is exactly "some piece reaches the point, or the general faces it",
+    /// at every point for both sides.
+    #[test]
+    fn may_be_reached_is_reaches_or_the_flying_general() {
+        let (mut reached, mut checked) = (0, 0);
+        along_random_games(11, |b| {
+            for to in 0..POINTS as Square {
+                for by in [Side::First, Side::Second] {
+                    let some = b.pieces(by).any(|(sq, _)| b.reaches(sq, to));
+                    let facing = b.king(by).is_some_and(|k| {
+                        k != to && file_of(k) == file_of(to) && b.pieces_between(k, to) == Some(0)
+                    });
+                    let at = square_name(to);
+                    assert_eq!(b.may_be_reached(to, by), some || facing, "{b:?} {at}");
+                    reached += usize::from(some);
+                    checked += 1;
+                }
+            }
+        });
+        // Both answers were seen many times.
+        assert!(
+            reached > checked / 10 && reached < checked * 9 / 10,
+            "{reached} of {checked}"
+        );
+    }
+
+    /// Every piece's `reach` agrees with `reaches` point by point: its hits are the occupied
+    /// points it reaches, its quiet points the empty ones it could move to (for a cannon,
+    /// those with nothing between).
+    #[test]
+    fn reach_agrees_with_reaches() {
+        along_random_games(12, |b| {
+            for side in [Side::First, Side::Second] {
+                for (from, p) in b.pieces(side) {
+                    let r = b.reach(from);
+                    for to in (0..POINTS as Square).filter(|&t| t != from) {
+                        let empty = b.piece_at(to).is_none();
+                        let moves_there = if p.kind == Kind::Cannon {
+                            b.pieces_between(from, to) == Some(0)
+                        } else {
+                            b.reaches(from, to)
+                        };
+                        let at = || format!("{b:?} {}{}", square_name(from), square_name(to));
+                        let hit = !empty && b.reaches(from, to);
+                        assert_eq!(r.hits & bit(to) != 0, hit, "{}", at());
+                        assert_eq!(r.quiet & bit(to) != 0, empty && moves_there, "{}", at());
+                    }
+                }
+            }
+        });
+    }
 
     #[test]
     fn lines_find_the_nearest_pieces() {

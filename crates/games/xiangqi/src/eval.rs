@@ -186,6 +186,10 @@ pub(crate) fn exchange_at_least(b: &Board, mv: Move, threshold: i32) -> bool {
     let mut takers = [(0i32, 0 as Square); 16];
     while exposed > lead {
         let side = board.side_to_move();
+        // Most targets have no taker: no need to ask every piece.
+        if !board.may_be_reached(to, side) {
+            break;
+        }
         let mut n = 0;
         for (sq, p) in board.pieces(side) {
             if n < takers.len() && board.reaches(sq, to) {

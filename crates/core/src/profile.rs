@@ -26,6 +26,9 @@ pub struct SearchProfile {
     pub correction: bool,
     /// Exchange pruning by the evaluator's static exchange.
     pub exchange_pruning: bool,
+    /// Exchange pruning leaves every move that gives check alone, whatever it loses (where
+    /// mating attacks give up material with check, as xiangqi's do).
+    pub exchange_spares_checks: bool,
     /// Multi-ProbCut's selectivity: the factor on the evaluator's ProbCut sigma, in
     /// hundredths (Edax's levels: 110, 150, 200, 260, 330); 0 turns ProbCut off.
     pub probcut: i32,
@@ -43,6 +46,7 @@ impl SearchProfile {
         continuation: false,
         correction: false,
         exchange_pruning: false,
+        exchange_spares_checks: false,
         probcut: 0,
     };
 }

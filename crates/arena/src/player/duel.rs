@@ -32,6 +32,7 @@ const SWITCHES: &[(&str, Set<bool>)] = &[
     ("improving", |c, on| c.improving = on),
     ("continuation", |c, on| c.continuation = on),
     ("exchange", |c, on| c.exchange_pruning = on),
+    ("sparechecks", |c, on| c.exchange_spares_checks = on),
     ("correction", |c, on| c.correction = on),
 ];
 

@@ -49,6 +49,7 @@ impl GameInfo for Chess {
         continuation: true,
         correction: true,
         exchange_pruning: true,
+        exchange_spares_checks: false,
         probcut: 0,
     };
     /// Chess960 notation: castling written as the king taking its rook.

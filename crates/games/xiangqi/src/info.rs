@@ -52,7 +52,8 @@ impl GameInfo for Xiangqi {
     /// extensions gained nothing in 200 games. Exchange pruning needs a static exchange that
     /// lets only legal captures take part (pins to the general are everywhere in xiangqi):
     /// without that it lost 33% of its games. Correction history keys on the soldiers,
-    /// advisors and elephants ([`duel_core::Game::structure_key`]).
+    /// advisors and elephants ([`duel_core::Game::structure_key`]). Exchange pruning spares
+    /// every check: xiangqi's mates begin with a chariot given up with check.
     const SEARCH_PROFILE: SearchProfile = SearchProfile {
         null_move: true,
         lmr: true,
@@ -62,6 +63,7 @@ impl GameInfo for Xiangqi {
         continuation: true,
         correction: true,
         exchange_pruning: true,
+        exchange_spares_checks: true,
         ..SearchProfile::NONE
     };
 

@@ -115,6 +115,11 @@ pub struct SearchConfig {
     /// value within a margin of alpha. The margins are in the evaluator's units, set for a
     /// pawn of about 100 (chess).
     pub exchange_pruning: bool,
+    /// Exchange pruning spares every move that gives check, not only those within the larger
+    /// margin: a check that gives up a chariot is how most xiangqi mates begin, and the
+    /// larger margin pruned the first move of one of the mate puzzles' mates in 11 up to
+    /// depth 20 (docs/BENCHMARKS.md, "Xiangqi: checks spared by exchange pruning").
+    pub exchange_spares_checks: bool,
     /// Correction history: the static value is corrected by how far, on average, searches
     /// of positions with the same [`Game::structure_key`] found it to be off, learnt where a
     /// search's value bounds the error in a known direction. Acts wherever the static value
@@ -152,6 +157,7 @@ impl Default for SearchConfig {
             continuation: false,
             correction: false,
             exchange_pruning: false,
+            exchange_spares_checks: false,
             probcut: 0,
         }
     }
@@ -171,6 +177,7 @@ impl SearchConfig {
             continuation: p.continuation,
             correction: p.correction,
             exchange_pruning: p.exchange_pruning,
+            exchange_spares_checks: p.exchange_spares_checks,
             probcut: p.probcut,
             ..SearchConfig::default()
         }

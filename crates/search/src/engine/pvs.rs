@@ -363,8 +363,9 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
             // Futility and late-move pruning skip quiet moves once one move has been searched.
             let prunable = quiet && searched > 0 && (futile || searched >= prune_after);
             // A move that gives check (a forcing reply) is neither pruned nor reduced, and
-            // loses only by the larger exchange margin.
+            // loses only by the larger exchange margin, or never where checks are spared.
             let checks = (reducible || prunable || see_fails) && self.eval.extend(&self.pos);
+            let see_fails_all = see_fails_all && !(checks && self.config.exchange_spares_checks);
             if ((prunable || see_fails) && !checks) || see_fails_all {
                 self.pos.undo(mv);
                 self.horizon += 1;

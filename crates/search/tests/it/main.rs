@@ -7,3 +7,4 @@ mod gomoku_patterns;
 mod interrupted;
 mod pruning;
 mod tictactoe_counts;
+mod xiangqi_mates;

@@ -446,6 +446,66 @@ mod tests {
         ));
     }
 
+    /// A depth is a number anyone can send (`duel serve`): tic-tac-toe ends by ply 9, so at
+    /// depth u32::MAX every comparison row, the recorded tree and the Minimax count are what
+    /// depth 9 gives, found as quickly and without allocating by the number; the engine rows,
+    /// which iterate, end with the same value.
+    #[test]
+    fn the_largest_depth_searches_to_the_end_of_the_game() {
+        let mut s = open("tictactoe", None).unwrap();
+        let deepest = s.compare(u32::MAX, &Algorithm::ALL).unwrap();
+        let nine = s.compare(9, &Algorithm::ALL).unwrap();
+        for (row, at9) in deepest.iter().zip(&nine) {
+            let name = row.algorithm.name();
+            let (r, r9) = (&row.report, &at9.report);
+            if row.algorithm.is_exact() {
+                assert_eq!(r.value, Score::DRAW, "{name}");
+            }
+            if matches!(
+                row.algorithm,
+                Algorithm::Reference(_) | Algorithm::NodeBudget
+            ) {
+                assert_eq!((r.stats, &r.pv), (r9.stats, &r9.pv), "{name}");
+            }
+        }
+        assert_eq!(s.minimax_nodes(u32::MAX, 1_000_000), Some(549_946));
+        assert_eq!(s.minimax_nodes(u32::MAX, 1000), None);
+        assert!(matches!(
+            s.tree(Reference::Minimax, u32::MAX, 1000),
+            Err(EngineError::TreeTooLarge { cap: 1000 })
+        ));
+        s.set_position("51928", &[]).unwrap();
+        for algo in [Reference::Minimax, Reference::AlphaBetaSoft] {
+            let (r, t) = s.tree(algo, u32::MAX, 1000).unwrap();
+            let (r9, t9) = s.tree(algo, 9, 1000).unwrap();
+            assert_eq!(
+                (r.value, r.stats.nodes, &t),
+                (r9.value, r9.stats.nodes, &t9)
+            );
+        }
+    }
+
+    /// A session opened to read a position makes no transposition table: its first search
+    /// does, or a size given to it.
+    #[test]
+    fn a_session_makes_its_table_when_it_first_searches() {
+        let mut s = open("chess", None).unwrap();
+        s.set_position("", &["e2e4"]).unwrap();
+        assert!(!s.legal_moves().is_empty());
+        assert_eq!(s.probe("", &[]).unwrap(), None);
+        s.new_game();
+        assert_eq!((s.table_mb(), s.hashfull()), (None, 0));
+        s.search(&Limits::depth(2), &mut |_| {}).unwrap();
+        assert_eq!(s.table_mb(), Some(s.config().tt_mb));
+        let mut s = open("chess", None).unwrap();
+        let config = SearchConfig {
+            tt_mb: 2,
+            ..s.config().clone()
+        };
+        s.set_config(config).unwrap();
+        assert_eq!(s.table_mb(), Some(2));
+    }
+
     #[test]
     fn perft_and_divide() {
         let s = open("tictactoe", None).unwrap();

@@ -110,6 +110,10 @@ pub trait Session: Send {
     fn new_game(&mut self);
     /// How full the transposition table is, in permille.
     fn hashfull(&self) -> u32;
+    /// The transposition table's size in MiB, or None while the session has none: its first
+    /// search makes it ([`Searcher`]), so a session opened only to read positions costs none.
+    /// A size given to [`Session::set_config`] is made at once.
+    fn table_mb(&self) -> Option<usize>;
 
     /// The engine search from the current position, by iterative deepening; `on_iteration`
     /// sees the report of each completed depth.
@@ -514,6 +518,10 @@ impl<G: GameInfo, E: Evaluator<G>> Session for GameSession<G, E> {
 
     fn hashfull(&self) -> u32 {
         self.searcher.hashfull()
+    }
+
+    fn table_mb(&self) -> Option<usize> {
+        self.searcher.table_mb()
     }
 
     fn search_among(

@@ -75,7 +75,7 @@ impl Reference {
         tracer: &mut T,
     ) -> Report<G::Move> {
         let start = Instant::now();
-        let mut ctx = Ctx::new(pos.clone(), eval, opts, depth, tracer);
+        let mut ctx = Ctx::new(pos.clone(), eval, opts, tracer);
         let value = match self {
             Reference::Minimax => {
                 let v = match pos.side_to_move() {
@@ -91,7 +91,7 @@ impl Reference {
             Reference::TwoPhase => {
                 let (v, stats, pv) = two_phase(pos, eval, depth, opts);
                 ctx.stats = stats;
-                ctx.pv[0] = pv;
+                ctx.pv = vec![pv];
                 v
             }
         };
@@ -132,6 +132,8 @@ impl ReferenceOptions {
 }
 
 /// Search state: the position (made and unmade in place), one move buffer and one PV row per ply.
+/// The rows are made as the search first reaches a ply, never for the depth asked: a depth is a
+/// number anyone can send (`duel serve`), and the game usually ends long before it.
 struct Ctx<'a, G: Game, E, T> {
     pos: G,
     eval: &'a E,
@@ -143,24 +145,35 @@ struct Ctx<'a, G: Game, E, T> {
 }
 
 impl<'a, G: Game, E: Evaluator<G>, T: Tracer<G>> Ctx<'a, G, E, T> {
-    fn new(mut pos: G, eval: &'a E, opts: ReferenceOptions, depth: u32, tracer: &'a mut T) -> Self {
+    fn new(mut pos: G, eval: &'a E, opts: ReferenceOptions, tracer: &'a mut T) -> Self {
         pos.begin_search();
-        let n = depth as usize + 2;
         Ctx {
             pos,
             eval,
             opts,
             stats: Stats::default(),
-            moves: vec![Vec::new(); n],
-            pv: vec![Vec::new(); n],
+            moves: Vec::new(),
+            pv: Vec::new(),
             tracer,
         }
+    }
+
+    /// Makes the rows of `ply` and of the ply below, whose line `update_pv` copies up.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, ply: usize) {
+        self.moves.resize_with(ply + 2, Vec::new);
+        self.pv.resize_with(ply + 2, Vec::new);
     }
 
     /// Counts the node; returns its value if it is a finished game or a leaf at depth 0 (from the
     /// side to move), or None if it must be expanded (its moves are then in `self.moves[ply]`).
     #[inline]
     fn visit(&mut self, depth: u32, ply: u32) -> Option<Score> {
+        // `moves` grows with `pv`: one length tells both.
+        if self.pv.len() < ply as usize + 2 {
+            self.grow(ply as usize);
+        }
         self.stats.nodes += 1;
         self.stats.seldepth = self.stats.seldepth.max(ply);
         self.pv[ply as usize].clear();
@@ -314,9 +327,20 @@ impl<'a, G: Game, E: Evaluator<G>, T: Tracer<G>> Ctx<'a, G, E, T> {
 }
 
 /// The textbook's two-phase procedure. Phase one generates the whole tree to `depth` breadth
-/// first, level by level, keeping every node; phase two evaluates the leaves and backs the values
-/// up from the deepest level to the root, MAX taking the largest child value and MIN the smallest.
-/// It visits exactly the Minimax tree, at the price of holding all of it in memory at once.
+/// first, level by level, keeping every node; phase two backs the values up from the deepest
+/// level to the root, MAX taking the largest child value and MIN the smallest. The texts
+/// evaluate the leaves in phase two; here phase one does, as it stands on each, since no
+/// position is kept for later. It visits exactly the Minimax tree, at the price of holding all
+/// of it in memory at once.
+///
+/// Memory: the nodes, and no positions. A [`Node`] is 12 bytes for every game here (a move of
+/// one to three bytes), so the tree takes 12 bytes a node of the Minimax tree, and the vector's
+/// spare room as it grows, up to as much again (Gomoku 22x22 at depth 2: 234,257 nodes,
+/// 2.8 MB). One position walks from node to node with play and undo ([`Walker`]): the nodes of a
+/// level lie in the order of their parents, so going to the next one undoes only to their
+/// common ancestor (between siblings, one move back and one forward), and the walk costs about
+/// what Minimax's own play and undo do.
+///
 /// Returns the root value from the side to move, the counters and the principal variation.
 fn two_phase<G: Game, E: Evaluator<G>>(
     root: &G,
@@ -324,101 +348,171 @@ fn two_phase<G: Game, E: Evaluator<G>>(
     depth: u32,
     opts: ReferenceOptions,
 ) -> (Score, Stats, Vec<G::Move>) {
-    struct Node<M> {
-        parent: usize,
-        mv: Option<M>,
-        side: Side,
-        first_child: usize,
-        children: usize,
-        value: Score, // for MAX
-    }
     let mut stats = Stats::default();
-    let mut nodes: Vec<Node<G::Move>> = Vec::new();
-    // The positions of one level only: the next level is built from them, then they go.
-    let mut level: Vec<G> = vec![root.clone()];
-    level[0].begin_search();
-    nodes.push(Node {
-        parent: usize::MAX,
-        mv: None,
-        side: root.side_to_move(),
-        first_child: 0,
-        children: 0,
-        value: Score::DRAW,
-    });
-    let mut level_start = 0;
+    let mut pos = root.clone();
+    pos.begin_search();
     let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    // Every node holds a move, the root too, where none led: a root without moves is the whole
+    // tree, valued at once.
+    let Some(&any) = moves.first() else {
+        stats.nodes = 1;
+        let v = settle(&pos, eval, opts, 0, depth, &mut stats).unwrap_or(Score::DRAW);
+        return (v, stats, Vec::new());
+    };
+    let mut nodes = vec![Node {
+        first_child: 0,
+        value: Score::DRAW,
+        mv: any,
+        side: pos.side_to_move(),
+    }];
+    let mut walker = Walker {
+        pos,
+        path: vec![0],
+        down: Vec::new(),
+    };
+    let mut level = 0..1;
     for ply in 0..=depth {
         stats.seldepth = ply;
-        let mut next = Vec::new();
-        let next_start = nodes.len();
-        for (k, pos) in level.iter().enumerate() {
-            let id = level_start + k;
+        let next = nodes.len();
+        for id in level {
+            walker.go(&nodes, id, ply);
+            let pos = &walker.pos;
             stats.nodes += 1;
-            if let Some(o) = pos.outcome() {
-                let v = opts.terminal(o, ply);
-                nodes[id].value = Score(v.0 * pos.side_to_move().sign());
-                continue;
-            }
-            if ply == depth {
-                stats.evals += 1;
-                let v = Score::heuristic(eval.evaluate(pos));
+            nodes[id].side = pos.side_to_move();
+            nodes[id].first_child = index(nodes.len());
+            if let Some(v) = settle(pos, eval, opts, ply, depth, &mut stats) {
                 nodes[id].value = Score(v.0 * pos.side_to_move().sign());
                 continue;
             }
             pos.generate_moves(&mut moves);
-            nodes[id].first_child = nodes.len();
-            nodes[id].children = moves.len();
-            for &mv in &moves {
-                let mut child = pos.clone();
-                child.play(mv);
-                nodes.push(Node {
-                    parent: id,
-                    mv: Some(mv),
-                    side: child.side_to_move(),
-                    first_child: 0,
-                    children: 0,
-                    value: Score::DRAW,
-                });
-                next.push(child);
-            }
+            nodes.extend(moves.iter().map(|&mv| Node {
+                first_child: 0,
+                value: Score::DRAW,
+                mv,
+                // Set when the node is visited.
+                side: Side::First,
+            }));
         }
-        if next.is_empty() {
+        if nodes.len() == next {
             break;
         }
-        level = next;
-        level_start = next_start;
+        level = next..nodes.len();
     }
     // Phase two: children always come after their parent, so one backward sweep backs every
     // value up after all of its children's.
     for id in (0..nodes.len()).rev() {
-        let n = &nodes[id];
-        if n.children == 0 {
+        let kids = children(&nodes, id);
+        if kids.is_empty() {
             continue;
         }
-        let kids = &nodes[n.first_child..n.first_child + n.children];
-        let v = match n.side {
-            Side::First => kids.iter().map(|c| c.value).max(),
-            Side::Second => kids.iter().map(|c| c.value).min(),
+        let values = nodes[kids].iter().map(|c| c.value);
+        let v = match nodes[id].side {
+            Side::First => values.max(),
+            Side::Second => values.min(),
         };
         nodes[id].value = v.unwrap_or(Score::DRAW);
     }
     // The principal variation: from the root, follow the first child that holds the value.
     let mut pv = Vec::new();
     let mut id = 0;
-    while nodes[id].children > 0 {
-        let n = &nodes[id];
-        let k = (n.first_child..n.first_child + n.children)
-            .find(|&c| nodes[c].value == n.value)
+    loop {
+        let mut kids = children(&nodes, id);
+        if kids.is_empty() {
+            break;
+        }
+        let k = kids
+            .find(|&c| nodes[c].value == nodes[id].value)
             .expect("a backed-up value comes from a child");
-        pv.extend(nodes[k].mv);
+        pv.push(nodes[k].mv);
         id = k;
     }
-    debug_assert!(nodes.iter().skip(1).all(|n| n.parent < usize::MAX));
     (
         Score(nodes[0].value.0 * root.side_to_move().sign()),
         stats,
         pv,
     )
+}
+
+/// One node of the two-phase tree.
+struct Node<M> {
+    /// Where the children start; they end where the next node's start (or with the vector).
+    /// Set when the node is visited, which is before any later node is: the starts rise with
+    /// the index, and a node's parent is the last node whose children start at or before it.
+    first_child: u32,
+    /// The value for MAX.
+    value: Score,
+    /// The move that led here (at the root, any move of the root: it is never read).
+    mv: M,
+    /// Who is to move here.
+    side: Side,
+}
+
+/// A node count as a node index: the tree is limited to 2^32 nodes (48 GiB of nodes).
+fn index(n: usize) -> u32 {
+    u32::try_from(n).expect("a two-phase tree of at most 2^32 nodes")
+}
+
+/// The children of node `id`.
+fn children<M>(nodes: &[Node<M>], id: usize) -> std::ops::Range<usize> {
+    let end = nodes
+        .get(id + 1)
+        .map_or(nodes.len(), |n| n.first_child as usize);
+    nodes[id].first_child as usize..end
+}
+
+/// The value of a node that is not expanded, from its side to move: a finished game, or the
+/// evaluation at the depth. None for a node to expand.
+fn settle<G: Game, E: Evaluator<G>>(
+    pos: &G,
+    eval: &E,
+    opts: ReferenceOptions,
+    ply: u32,
+    depth: u32,
+    stats: &mut Stats,
+) -> Option<Score> {
+    if let Some(o) = pos.outcome() {
+        return Some(opts.terminal(o, ply));
+    }
+    if ply == depth {
+        stats.evals += 1;
+        return Some(Score::heuristic(eval.evaluate(pos)));
+    }
+    None
+}
+
+/// The one position of the two-phase procedure, and the nodes from the root to it.
+struct Walker<G: Game> {
+    pos: G,
+    /// The node at each level, from the root to the one `pos` is at.
+    path: Vec<u32>,
+    /// The nodes to play down through on the way to the next one, deepest first.
+    down: Vec<u32>,
+}
+
+impl<G: Game> Walker<G> {
+    /// Takes the position to node `to` of level `ply`. The nodes before `to` must have been
+    /// visited, so that their children are known.
+    fn go(&mut self, nodes: &[Node<G::Move>], to: usize, ply: u32) {
+        let visited = &nodes[..to];
+        self.down.clear();
+        let mut at = index(to);
+        let mut level = ply as usize;
+        // Up from `to` to the first node on the path; the root is on every path.
+        while self.path.get(level) != Some(&at) {
+            self.down.push(at);
+            at = (visited.partition_point(|n| n.first_child <= at) - 1) as u32;
+            level -= 1;
+        }
+        for &n in self.path[level + 1..].iter().rev() {
+            self.pos.undo(nodes[n as usize].mv);
+        }
+        self.path.truncate(level + 1);
+        for &n in self.down.iter().rev() {
+            self.pos.play(nodes[n as usize].mv);
+            self.path.push(n);
+        }
+    }
 }
 
 /// Search under a node budget instead of a depth: each node shares what is left of its budget
@@ -450,10 +544,6 @@ pub fn node_budget<G: Game, E: Evaluator<G>>(
         }
         let share = (budget - 1) / n;
         let mut extra = (budget - 1) % n;
-        while ctx.moves.len() < ply as usize + 3 {
-            ctx.moves.push(Vec::new());
-            ctx.pv.push(Vec::new());
-        }
         let mut best = -Score::INF;
         for i in 0..n as usize {
             // Deterministic: the first moves take the remainder, one node each.
@@ -471,7 +561,7 @@ pub fn node_budget<G: Game, E: Evaluator<G>>(
     }
     let start = Instant::now();
     let mut tracer = NoTrace;
-    let mut ctx = Ctx::new(pos.clone(), eval, opts, 0, &mut tracer);
+    let mut ctx = Ctx::new(pos.clone(), eval, opts, &mut tracer);
     let value = go(&mut ctx, budget.max(1), 0);
     let pv = std::mem::take(&mut ctx.pv[0]);
     Report {
@@ -485,5 +575,119 @@ pub fn node_budget<G: Game, E: Evaluator<G>>(
         lines: Vec::new(),
         hashfull: 0,
         margin: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use duel_core::{MoveError, PositionError};
+    use duel_tictactoe::{OpenLines, TicTacToe};
+
+    use super::*;
+
+    /// The size the two-phase doc states, for the move of every game here.
+    #[test]
+    fn two_phase_nodes_are_twelve_bytes() {
+        use std::mem::size_of;
+        assert_eq!(size_of::<Node<duel_tictactoe::Cell>>(), 12);
+        assert_eq!(size_of::<Node<duel_connect4::Column>>(), 12);
+        assert_eq!(size_of::<Node<<duel_othello::Othello as Game>::Move>>(), 12);
+        assert_eq!(size_of::<Node<duel_gomoku::Cell>>(), 12);
+        assert_eq!(size_of::<Node<<duel_xiangqi::Xiangqi as Game>::Move>>(), 12);
+        assert_eq!(size_of::<Node<duel_chess::Move>>(), 12);
+    }
+
+    thread_local! {
+        static CLONES: Cell<u64> = const { Cell::new(0) };
+    }
+
+    /// Tic-tac-toe that counts its copies (on this thread): a position kept is a copy made.
+    #[derive(Debug)]
+    struct Counted(TicTacToe);
+
+    impl Clone for Counted {
+        fn clone(&self) -> Self {
+            CLONES.with(|c| c.set(c.get() + 1));
+            Counted(self.0.clone())
+        }
+    }
+
+    impl Game for Counted {
+        type Move = duel_tictactoe::Cell;
+        const NAME: &'static str = "counted";
+        fn start() -> Self {
+            Counted(TicTacToe::start())
+        }
+        fn side_to_move(&self) -> Side {
+            self.0.side_to_move()
+        }
+        fn ply(&self) -> u32 {
+            self.0.ply()
+        }
+        fn generate_moves(&self, moves: &mut Vec<Self::Move>) {
+            self.0.generate_moves(moves)
+        }
+        fn play(&mut self, mv: Self::Move) {
+            self.0.play(mv)
+        }
+        fn undo(&mut self, mv: Self::Move) {
+            self.0.undo(mv)
+        }
+        fn outcome(&self) -> Option<Outcome> {
+            self.0.outcome()
+        }
+        fn hash(&self) -> u64 {
+            self.0.hash()
+        }
+        fn hash_from_scratch(&self) -> u64 {
+            self.0.hash_from_scratch()
+        }
+        fn format_move(&self, mv: Self::Move) -> String {
+            self.0.format_move(mv)
+        }
+        fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError> {
+            self.0.parse_move(text)
+        }
+        fn to_text(&self) -> String {
+            self.0.to_text()
+        }
+        fn from_text(text: &str) -> Result<Self, PositionError> {
+            TicTacToe::from_text(text).map(Counted)
+        }
+    }
+
+    #[derive(Clone)]
+    struct CountedLines;
+
+    impl Evaluator<Counted> for CountedLines {
+        fn name(&self) -> &'static str {
+            "open-lines"
+        }
+        fn evaluate(&self, pos: &Counted) -> i32 {
+            OpenLines.evaluate(&pos.0)
+        }
+    }
+
+    /// The two-phase procedure copies the root and walks that one copy over the whole tree:
+    /// as many copies at depth 9 (549,946 nodes) as at depth 1, and its result is the Minimax
+    /// search's.
+    #[test]
+    fn two_phase_keeps_no_positions() {
+        let copies = |algo: Reference, depth| {
+            let before = CLONES.with(Cell::get);
+            let r = algo.search(&Counted::start(), &CountedLines, depth, Default::default());
+            (CLONES.with(Cell::get) - before, r)
+        };
+        let (shallow, _) = copies(Reference::TwoPhase, 1);
+        let (deep, r) = copies(Reference::TwoPhase, 9);
+        assert_eq!(deep, shallow);
+        assert!(deep <= 2, "{deep} copies");
+        let (_, m) = copies(Reference::Minimax, 9);
+        assert_eq!(
+            (r.value, r.stats.nodes, r.stats.evals, r.pv),
+            (m.value, m.stats.nodes, m.stats.evals, m.pv)
+        );
     }
 }

@@ -7,7 +7,8 @@ use duel_core::SearchProfile;
 /// When to stop. All `None`: until stopped from outside, or until the value is proven.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Limits {
-    /// Complete iterations up to this depth.
+    /// Complete iterations up to this depth; a depth past the ply limit (`Score::MAX_PLY` −
+    /// 10, where a search without a depth limit stops too) is held to it.
     pub depth: Option<u32>,
     /// Stop after about this many nodes (checked at every node: exact for one thread).
     pub nodes: Option<u64>,

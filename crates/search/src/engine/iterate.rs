@@ -15,11 +15,11 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
         &mut self,
         on_iteration: &mut dyn FnMut(&Report<G::Move>),
     ) -> Report<G::Move> {
-        let max_depth = self
-            .limits
-            .depth
-            .unwrap_or(Score::MAX_PLY as u32 - 10)
-            .max(1);
+        // No iteration looks past the ply limit (step 3b), so a deeper limit means no more than
+        // none: held to the same bound, a depth from a user can neither run billions of
+        // iterations nor overflow the depth arithmetic of the steps below.
+        let ply_limit = Score::MAX_PLY as u32 - 10;
+        let max_depth = self.limits.depth.unwrap_or(ply_limit).clamp(1, ply_limit);
         let mut root_moves = Vec::new();
         self.pos.generate_moves(&mut root_moves);
         // The root's candidates, as step 3j keeps them.

@@ -87,10 +87,20 @@ use worker::Worker;
 
 /// The engine search for one game and evaluator. Keep one per game being played: the
 /// transposition table and history carry over from move to move.
+///
+/// The table is made when it is first needed, not before: [`Searcher::new`] leaves it to the
+/// first search, so a searcher that never searches (a session opened to show a position)
+/// costs no table. A size from a user is another matter: [`Searcher::try_new`] and a new size
+/// given to [`Searcher::set_config`] make the table at once, so that a size the machine cannot
+/// give is refused where it is given, not at some later search. Until the table is made,
+/// [`Searcher::probe`] finds nothing, [`Searcher::hashfull`] is 0 and [`Searcher::new_game`]
+/// has no table to clear; a table made at the first search is as empty as a cleared one, so
+/// the search is the same either way.
 pub struct Searcher<G: Game, E: Evaluator<G>> {
     eval: E,
     config: SearchConfig,
-    tt: Arc<Tt>,
+    /// None until made (see above).
+    tt: Option<Arc<Tt>>,
     stop: Arc<AtomicBool>,
     learnt: Learnt,
     _game: std::marker::PhantomData<fn() -> G>,
@@ -105,30 +115,36 @@ impl<G: Game, E: Evaluator<G>> std::fmt::Debug for Searcher<G, E> {
 }
 
 impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
-    /// A searcher with its own table, for a configuration the program chose (the table size
-    /// from a user goes through [`Searcher::try_new`] or [`Searcher::set_config`]).
+    /// A searcher for a configuration the program chose (the table size from a user goes
+    /// through [`Searcher::try_new`] or [`Searcher::set_config`]). Its table is made by its
+    /// first search.
     ///
     /// # Panics
-    /// When the table cannot be allocated.
+    /// In the first search, when the table cannot be allocated.
     pub fn new(eval: E, config: SearchConfig) -> Self {
-        match Self::try_new(eval, config) {
-            Ok(s) => s,
-            Err(e) => panic!("{e}"),
-        }
-    }
-
-    /// A searcher with its own table, or why the table cannot be had.
-    pub fn try_new(eval: E, config: SearchConfig) -> Result<Self, TtError> {
-        let tt = Arc::new(Tt::try_new(if config.use_tt { config.tt_mb } else { 1 })?);
         let learnt = Learnt::new::<G>(&config);
-        Ok(Searcher {
+        Searcher {
             eval,
             config,
-            tt,
+            tt: None,
             stop: Arc::new(AtomicBool::new(false)),
             learnt,
             _game: std::marker::PhantomData,
-        })
+        }
+    }
+
+    /// A searcher with its own table, made now, or why the table cannot be had.
+    pub fn try_new(eval: E, config: SearchConfig) -> Result<Self, TtError> {
+        let tt = Tt::try_new(table_size(&config))?;
+        let mut s = Self::new(eval, config);
+        s.tt = Some(Arc::new(tt));
+        Ok(s)
+    }
+
+    /// The size of the transposition table in MiB, or None while it is not made (a searcher
+    /// from [`Searcher::new`] that has not searched yet).
+    pub fn table_mb(&self) -> Option<usize> {
+        self.tt.as_ref().map(|tt| tt.size_mb())
     }
 
     /// What the table holds for `pos`, as UCCI's `probe` asks: the value (from `pos`'s side
@@ -136,7 +152,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     /// its index in the node's list: the generated moves, kept to the evaluator's candidates
     /// when they are on, as the search does below the root).
     pub fn probe(&self, pos: &G) -> Option<Probed<G::Move>> {
-        let e = self.tt.probe(pos.hash())?;
+        let e = self.tt.as_ref()?.probe(pos.hash())?;
         let mut moves = Vec::new();
         pos.generate_moves(&mut moves);
         if self.config.candidates {
@@ -156,12 +172,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     }
 
     /// Changes the switches; the table is reallocated (and so emptied) only if its size
-    /// changes. A table the machine cannot give is an error, and then nothing changes: the
-    /// old table and switches stay.
+    /// changes, and then at once, made or not before. A table the machine cannot give is an
+    /// error, and then nothing changes: the old table and switches stay.
     pub fn set_config(&mut self, config: SearchConfig) -> Result<(), TtError> {
         if config.tt_mb != self.config.tt_mb {
             // Made before the old table is dropped, so a refusal leaves the engine as it was.
-            self.tt = Arc::new(Tt::try_new(config.tt_mb)?);
+            self.tt = Some(Arc::new(Tt::try_new(config.tt_mb)?));
         }
         if config.continuation != self.config.continuation
             || config.correction != self.config.correction
@@ -191,13 +207,15 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
 
     /// Forgets everything learnt: a new game.
     pub fn new_game(&mut self) {
-        self.tt.clear();
+        if let Some(tt) = &self.tt {
+            tt.clear();
+        }
         self.learnt = Learnt::new::<G>(&self.config);
     }
 
     /// Permille of the table filled by the last search.
     pub fn hashfull(&self) -> u32 {
-        self.tt.hashfull()
+        self.tt.as_ref().map_or(0, |tt| tt.hashfull())
     }
 
     /// Iterative deepening under `limits`; `on_iteration` sees each completed depth's report.
@@ -221,7 +239,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     ) -> Report<G::Move> {
         let start = Instant::now();
         self.stop.store(false, Ordering::Relaxed);
-        self.tt.new_search();
+        let size = table_size(&self.config);
+        self.tt
+            .get_or_insert_with(|| Arc::new(Tt::new(size)))
+            .new_search();
         let shared = Shared {
             stop: Arc::clone(&self.stop),
             abort: AtomicBool::new(false),
@@ -264,6 +285,16 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     }
 }
 
+/// The table size, in MiB, a configuration asks for: with the table off the search neither
+/// probes nor stores, and the smallest table will do.
+fn table_size(config: &SearchConfig) -> usize {
+    if config.use_tt {
+        config.tt_mb
+    } else {
+        1
+    }
+}
+
 /// The root moves a search restricted to `among` leaves out: none when `among` is empty or
 /// holds no legal move (an empty root would have no answer).
 fn restriction<G: Game>(pos: &G, among: &[G::Move]) -> Vec<G::Move> {
@@ -275,4 +306,62 @@ fn restriction<G: Game>(pos: &G, among: &[G::Move]) -> Vec<G::Move> {
     }
     moves.retain(|m| !among.contains(m));
     moves
+}
+
+#[cfg(test)]
+mod tests {
+    use duel_core::Game;
+    use duel_tictactoe::{OpenLines, TicTacToe};
+
+    use super::*;
+
+    /// A searcher holds no table until its first search, unless a size was given to it, which
+    /// is made (or refused) at once.
+    #[test]
+    fn the_table_is_made_when_first_needed() {
+        let pos = TicTacToe::start();
+        let mut s = Searcher::new(OpenLines, SearchConfig::default());
+        s.new_game();
+        // Other switches than the size leave it unmade.
+        s.set_config(SearchConfig {
+            aspiration: false,
+            ..SearchConfig::default()
+        })
+        .unwrap();
+        assert_eq!((s.table_mb(), s.hashfull(), s.probe(&pos)), (None, 0, None));
+        s.search(&pos, &Limits::depth(3), |_| {});
+        assert_eq!(s.table_mb(), Some(16));
+        assert!(s.probe(&pos).is_some());
+
+        let mut s = Searcher::new(OpenLines, SearchConfig::default());
+        s.set_config(SearchConfig {
+            tt_mb: 2,
+            ..SearchConfig::default()
+        })
+        .unwrap();
+        assert_eq!(s.table_mb(), Some(2));
+        let sized = |tt_mb| SearchConfig {
+            tt_mb,
+            ..SearchConfig::default()
+        };
+        assert_eq!(
+            Searcher::try_new(OpenLines, sized(3)).unwrap().table_mb(),
+            Some(3)
+        );
+        assert!(Searcher::try_new(OpenLines, sized(crate::tt::MAX_MB + 1)).is_err());
+    }
+
+    /// A table made by the first search is as empty as one made before it: the same search.
+    #[test]
+    fn a_table_made_late_searches_as_one_made_early() {
+        let pos = TicTacToe::from_text("5").unwrap();
+        let run = |mut s: Searcher<TicTacToe, OpenLines>| {
+            let first = s.search(&pos, &Limits::depth(6), |_| {});
+            let second = s.search(&pos, &Limits::depth(7), |_| {});
+            [first, second].map(|r| (r.value, r.stats, r.pv))
+        };
+        let late = run(Searcher::new(OpenLines, SearchConfig::default()));
+        let early = run(Searcher::try_new(OpenLines, SearchConfig::default()).unwrap());
+        assert_eq!(late, early);
+    }
 }

@@ -139,7 +139,10 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             pos,
             eval: &s.eval,
             config: &s.config,
-            tt: &s.tt,
+            tt: s
+                .tt
+                .as_ref()
+                .expect("a search makes the table before its workers"),
             shared,
             limits,
             start,

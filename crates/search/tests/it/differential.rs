@@ -1,6 +1,8 @@
 //! Differential tests: on random positions of tic-tac-toe, Connect Four, chess and Othello,
 //! every exact algorithm and every exact engine configuration (quiescence off) returns the
-//! value of plain Minimax at the same depth.
+//! value of plain Minimax at the same depth; Negamax and the two-phase procedure, which search
+//! the Minimax tree itself, also its nodes, leaves and line (the two-phase procedure on a few
+//! positions of Gomoku and xiangqi too).
 
 use duel_chess::{Chess, Pst};
 use duel_connect4::{Connect4, Threats};
@@ -193,6 +195,10 @@ pub fn check_all<G: Game, E: Evaluator<G>>(
                 algo.name()
             )));
         }
+        if matches!(algo, Reference::Negamax | Reference::TwoPhase) {
+            same_tree(&r, &minimax)
+                .map_err(|e| TestCaseError::fail(format!("{text} d{depth}: {e}")))?;
+        }
     }
     for (name, config) in exact_configs() {
         let mut s = Searcher::new(eval.clone(), config);
@@ -211,6 +217,44 @@ pub fn check_all<G: Game, E: Evaluator<G>>(
         }
     }
     Ok(())
+}
+
+/// Whether `r` searched the tree Minimax searched for `minimax`: the same value, counters and
+/// principal variation.
+fn same_tree<M: Eq + std::fmt::Debug>(
+    r: &duel_search::Report<M>,
+    minimax: &duel_search::Report<M>,
+) -> Result<(), String> {
+    if (r.value, r.stats, &r.pv) == (minimax.value, minimax.stats, &minimax.pv) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} {} {:?} {:?} != minimax {} {:?} {:?}",
+            r.algorithm, r.value, r.stats, r.pv, minimax.value, minimax.stats, minimax.pv
+        ))
+    }
+}
+
+/// The games the random tests leave out, too wide for many cases: a few positions each.
+#[test]
+fn two_phase_builds_the_minimax_tree_in_gomoku_and_xiangqi() {
+    fn check<G: Game, E: Evaluator<G>>(pos: &G, eval: &E, depth: u32) {
+        let opts = ReferenceOptions::default();
+        let minimax = Reference::Minimax.search(pos, eval, depth, opts);
+        let r = Reference::TwoPhase.search(pos, eval, depth, opts);
+        if let Err(e) = same_tree(&r, &minimax) {
+            panic!("{} d{depth}: {e}", pos.to_text());
+        }
+    }
+    for seed in 0..3 {
+        let pos: duel_gomoku::Gomoku = random_position(seed, 2 * seed as usize + 1);
+        check(&pos, &duel_gomoku::Patterns::default(), 2);
+        let pos: duel_xiangqi::Xiangqi = random_position(seed, 10 * seed as usize);
+        check(&pos, &duel_xiangqi::Material, 2);
+    }
+    // White to move, and Black's five at the last ply: finished games among the leaves.
+    let pos = duel_gomoku::Gomoku::from_text("e8 d8 f8 a1 g8 a3 h8").unwrap();
+    check(&pos, &duel_gomoku::Patterns::default(), 2);
 }
 
 proptest! {
@@ -431,6 +475,33 @@ fn engine_solves_tictactoe_from_every_opening() {
         let r = s.search(&pos, &Limits::default(), |_| {});
         assert_eq!(r.value, reference.value, "after {}", first + 1);
     }
+}
+
+/// A depth past the ply limit is held to it: the search ends, by the end of the game where the
+/// configuration can see it, and one search straight at that depth, without iterative
+/// deepening, keeps its depth arithmetic (reductions, extensions) in range.
+#[test]
+fn a_depth_past_the_ply_limit_is_held_to_it() {
+    let pos = TicTacToe::start();
+    let mut s = Searcher::new(OpenLines, SearchConfig::default());
+    let r = s.search(&pos, &Limits::depth(u32::MAX), |_| {});
+    assert_eq!(r.value, Score::DRAW);
+    assert!(r.depth <= 10, "went on to depth {}", r.depth);
+    // Four empty cells: one search straight to the end is cheap.
+    let pos = TicTacToe::from_text("51928").unwrap();
+    let exact = Reference::Minimax.search(&pos, &OpenLines, 9, ReferenceOptions::default());
+    let config = SearchConfig {
+        iterative: false,
+        lmr: true,
+        futility: 100,
+        late_move_pruning: true,
+        ..SearchConfig::default()
+    };
+    let r = Searcher::new(OpenLines, config).search(&pos, &Limits::depth(u32::MAX), |_| {});
+    assert_eq!(
+        (r.value, r.depth),
+        (exact.value, Score::MAX_PLY as u32 - 10)
+    );
 }
 
 #[test]

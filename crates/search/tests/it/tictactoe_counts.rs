@@ -42,6 +42,20 @@ fn full_minimax_tree_and_value() {
     }
 }
 
+/// A depth is only a number: past the end of the game (ply 9 at the latest) it costs nothing
+/// more, and nothing is allocated by it. Every algorithm at depth u32::MAX searches what it
+/// searches at depth 9.
+#[test]
+fn a_depth_past_the_end_of_the_game_changes_nothing() {
+    for algo in Reference::ALL {
+        let at = |depth| {
+            let r = algo.search(&TicTacToe::start(), &OpenLines, depth, Default::default());
+            (r.value, r.stats, r.pv)
+        };
+        assert_eq!(at(u32::MAX), at(9), "{}", algo.name());
+    }
+}
+
 /// Counts finished games by walking the tree: the leaves of the full minimax tree are exactly
 /// the finished games.
 #[test]

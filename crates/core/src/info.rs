@@ -135,6 +135,42 @@ pub struct RecordInfo<'a> {
     pub times: &'a [Duration],
 }
 
+impl RecordInfo<'_> {
+    /// PGN's tags for a game whose players sit under `side_tags` (`White`, `Black`; xiangqi's
+    /// `Red`, `Black`) and ended with `result`: the Seven Tag Roster first and in its order
+    /// (`Event`, `Site`, `Date`, `Round`, the two players, `Result`), each taken from
+    /// [`RecordInfo::tags`] where given there, the players otherwise from
+    /// [`RecordInfo::names`], and PGN's "unknown" (`?`, `????.??.??`) for the rest; then the
+    /// other tags in the order given. Every PGN reader expects the roster, whatever the front
+    /// end that wrote the game passed.
+    pub fn pgn_tags(&self, side_tags: [&str; 2], result: &str) -> Vec<(String, String)> {
+        let given = |k: &str| self.tags.iter().find(|t| t.0 == k).map(|t| t.1);
+        let name = |i: usize| match self.names[i] {
+            "" => "?",
+            n => n,
+        };
+        let roster = [
+            ("Event", given("Event").unwrap_or("?")),
+            ("Site", given("Site").unwrap_or("?")),
+            ("Date", given("Date").unwrap_or("????.??.??")),
+            ("Round", given("Round").unwrap_or("?")),
+            (side_tags[0], given(side_tags[0]).unwrap_or(name(0))),
+            (side_tags[1], given(side_tags[1]).unwrap_or(name(1))),
+            ("Result", result),
+        ];
+        let mut out: Vec<(String, String)> = roster
+            .iter()
+            .map(|&(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        for &(k, v) in self.tags {
+            if !roster.iter().any(|r| r.0 == k) {
+                out.push((k.to_string(), v.to_string()));
+            }
+        }
+        out
+    }
+}
+
 /// A player's game clock, for a record: the time at the start and what is added after each
 /// move (GGF's `TI[5:00/2]`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -331,5 +367,65 @@ pub trait GameInfo: Game {
         _progress: &mut dyn FnMut(&SolveProgress<'_>),
     ) -> Result<Solution, SolveError> {
         Err(SolveError::NotSolvable { game: Self::NAME })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RecordInfo;
+
+    fn tags(info: &RecordInfo<'_>, sides: [&str; 2], result: &str) -> Vec<String> {
+        info.pgn_tags(sides, result)
+            .into_iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect()
+    }
+
+    #[test]
+    fn the_seven_tag_roster_whatever_was_given() {
+        let bare = RecordInfo::default();
+        assert_eq!(
+            tags(&bare, ["White", "Black"], "*"),
+            [
+                "Event=?",
+                "Site=?",
+                "Date=????.??.??",
+                "Round=?",
+                "White=?",
+                "Black=?",
+                "Result=*"
+            ]
+        );
+        let named = RecordInfo {
+            names: ["Ann", "Bo"],
+            ..RecordInfo::default()
+        };
+        let t = tags(&named, ["Red", "Black"], "1-0");
+        assert_eq!(t[4..], ["Red=Ann", "Black=Bo", "Result=1-0"]);
+        // Given tags win over the names and keep the roster's order; the others follow it.
+        let given = [
+            ("TimeControl", "40/60"),
+            ("Black", "Cy"),
+            ("Event", "match"),
+            ("Round", "3"),
+        ];
+        let both = RecordInfo {
+            names: ["Ann", "Bo"],
+            tags: &given,
+            ..RecordInfo::default()
+        };
+        assert_eq!(
+            tags(&both, ["White", "Black"], "0-1"),
+            [
+                "Event=match",
+                "Site=?",
+                "Date=????.??.??",
+                "Round=3",
+                "White=Ann",
+                "Black=Cy",
+                "Result=0-1",
+                "TimeControl=40/60"
+            ]
+        );
     }
 }

@@ -129,14 +129,7 @@ impl GameInfo for Chess {
 
     /// PGN with the front end's tags, each move's comment, the result and the termination.
     fn record(start: &Self, moves: &[Move], info: &RecordInfo<'_>) -> Option<String> {
-        Some(pgn(
-            start,
-            moves,
-            info.notes,
-            info.tags,
-            info.result,
-            info.termination,
-        ))
+        Some(pgn(start, moves, info))
     }
 
     fn end_reason(&self) -> &'static str {

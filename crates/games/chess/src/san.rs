@@ -3,7 +3,7 @@
 //! and `+` or `#`.
 
 use cozy_chess::{Move, Piece};
-use duel_core::Game;
+use duel_core::{Game, GameInfo, RecordInfo};
 
 use crate::Chess;
 
@@ -121,22 +121,15 @@ impl Chess {
     }
 }
 
-/// A PGN record of `moves` played from `start`. `tags` are written in the order given (the
-/// seven-tag roster's Event, Site, Date, Round, White, Black, then any others), with Result
-/// right after Black: `result` if given (a game decided on time, say), else what the final
-/// position says (`*` for a game still going on). `SetUp`/`FEN` follow when the game did not
-/// begin at the standard start. `notes[i]`, when there and not empty, is a comment after move
-/// `i` (a match's `{+0.35/12 0.53s}`: value, depth and time, as cutechess writes them);
-/// `comment`, if any, goes before the result in the movetext. SAN movetext is wrapped at 80
-/// columns.
-pub fn pgn(
-    start: &Chess,
-    moves: &[Move],
-    notes: &[String],
-    tags: &[(&str, &str)],
-    result: Option<&str>,
-    comment: Option<&str>,
-) -> String {
+/// A PGN record of `moves` played from `start`: the Seven Tag Roster and `info`'s other tags
+/// ([`RecordInfo::pgn_tags`]), the Result tag `info.result` if given (a game decided on time,
+/// say), else what the final position says (`*` for a game still going on). `SetUp`/`FEN`
+/// follow when the game did not begin at the standard start. `info.notes[i]`, when there and
+/// not empty, is a comment after move `i` (a match's `{+0.35/12 0.53s}`: value, depth and
+/// time, as cutechess writes them); `info.termination`, if any, is a comment before the result
+/// in the movetext. SAN movetext is wrapped at 80 columns.
+pub fn pgn(start: &Chess, moves: &[Move], info: &RecordInfo<'_>) -> String {
+    let (notes, result, comment) = (info.notes, info.result, info.termination);
     let braced = |c: &str| format!("{{{}}}", c.replace('}', ")"));
     let mut pos = start.clone();
     let mut words = Vec::new();
@@ -176,11 +169,8 @@ pub fn pgn(
             v.replace('\\', "\\\\").replace('"', "\\\"")
         ));
     };
-    for &(k, v) in tags {
-        tag(k, v);
-        if k == "Black" {
-            tag("Result", result);
-        }
+    for (k, v) in info.pgn_tags(<Chess as GameInfo>::SIDE_NAMES, result) {
+        tag(&k, &v);
     }
     // The name lichess and most GUIs read; a Chess960 game's start is in the FEN tag.
     if start.is_chess960() {

@@ -3,7 +3,7 @@
 //! when read, also a FEN alone or UCCI/UCI `position` arguments (`startpos moves h2e2 h9g7`).
 //! Moves are checked on the bare rules: a game may go on past a repetition no one claimed.
 
-use duel_core::{Game, Outcome, PositionError, RecordInfo, Side};
+use duel_core::{Game, GameInfo, Outcome, PositionError, RecordInfo, Side};
 
 use crate::board::Move;
 use crate::notation::parse_iccs;
@@ -12,8 +12,8 @@ use crate::{Xiangqi, START_FEN};
 /// The results that end PGN movetext.
 const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
-/// The PGN of `moves` played from `start`, with `info`'s tags, comments, result and
-/// termination.
+/// The PGN of `moves` played from `start`: the Seven Tag Roster with `info`'s names and tags
+/// ([`RecordInfo::pgn_tags`]), its comments, result and termination.
 pub(crate) fn write(start: &Xiangqi, moves: &[Move], info: &RecordInfo<'_>) -> String {
     let comment = |c: &str| format!("{{{}}}", c.replace('}', ")"));
     let mut pos = Xiangqi::from_board(start.board().clone(), 0, start.ply());
@@ -58,11 +58,8 @@ pub(crate) fn write(start: &Xiangqi, moves: &[Move], info: &RecordInfo<'_>) -> S
         let v = v.replace('\\', "\\\\").replace('"', "\\\"");
         out.push_str(&format!("[{k} \"{v}\"]\n"));
     };
-    for &(k, v) in info.tags {
-        tag(k, v);
-        if k == "Black" {
-            tag("Result", result);
-        }
+    for (k, v) in info.pgn_tags(<Xiangqi as GameInfo>::SIDE_NAMES, result) {
+        tag(&k, &v);
     }
     tag("Variant", "xiangqi");
     let fen = start.to_text();

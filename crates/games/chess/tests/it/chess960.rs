@@ -3,7 +3,9 @@
 //! notation is on.
 
 use cozy_chess::Board;
-use duel_chess::{parse_fen, pgn, Chess};
+use duel_chess::{parse_fen, Chess};
+
+use crate::common::pgn;
 use duel_core::conformance::{check_game, check_record, check_view};
 use duel_core::Game;
 

@@ -36,3 +36,25 @@ pub fn positions() -> Vec<Chess> {
     assert!(out.len() > 5000, "{}", out.len());
     out
 }
+
+/// The PGN of `moves` from `start` with these notes, tags, result and closing comment.
+pub fn pgn(
+    start: &duel_chess::Chess,
+    moves: &[cozy_chess::Move],
+    notes: &[String],
+    tags: &[(&str, &str)],
+    result: Option<&str>,
+    termination: Option<&str>,
+) -> String {
+    duel_chess::pgn(
+        start,
+        moves,
+        &duel_core::RecordInfo {
+            notes,
+            tags,
+            result,
+            termination,
+            ..duel_core::RecordInfo::default()
+        },
+    )
+}

@@ -1,7 +1,9 @@
 //! Chess rules around cozy-chess: perft against the published table, move text, the hash's
 //! en-passant rule, the draws, SAN against the Win At Chess answers, bad input.
 
-use duel_chess::{perft, perft_divide, pgn, Chess};
+use duel_chess::{perft, perft_divide, Chess};
+
+use crate::common::pgn;
 use duel_core::conformance::{check_game, check_record, check_view};
 use duel_core::{Game, MoveError, Outcome};
 
@@ -340,6 +342,22 @@ fn bad_input_is_named() {
     assert!(matches!(r, Err(MoveError::Syntax { .. })), "{r:?}");
     let e = pos.parse_move("e1g1").unwrap_err().to_string();
     assert!(e.contains("e1g1"), "{e}");
+}
+
+/// A record given only the players' names still carries the Seven Tag Roster.
+#[test]
+fn pgn_names_the_players_in_the_roster() {
+    use duel_core::{GameInfo, RecordInfo};
+    let info = RecordInfo {
+        names: ["Ann", "Bo"],
+        ..RecordInfo::default()
+    };
+    let text = Chess::record(&Chess::start(), &[], &info).unwrap();
+    assert_eq!(
+        text,
+        "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n\
+         [White \"Ann\"]\n[Black \"Bo\"]\n[Result \"*\"]\n\n*\n"
+    );
 }
 
 /// Fool's mate as PGN: the seven tags, SAN with the mate sign, Black's win.

@@ -64,6 +64,25 @@ fn the_diagram_draws_the_river() {
     assert_eq!(Xiangqi::start().diagram(), expected);
 }
 
+/// A record given only the players' names still carries the Seven Tag Roster, the names
+/// under Red and Black, as every PGN reader expects.
+#[test]
+fn pgn_records_name_the_players() {
+    let start = Xiangqi::start();
+    let info = RecordInfo {
+        names: ["Ann", "Bo"],
+        ..RecordInfo::default()
+    };
+    let pgn = Xiangqi::record(&start, &[], &info).unwrap();
+    assert!(
+        pgn.starts_with(
+            "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n\
+             [Red \"Ann\"]\n[Black \"Bo\"]\n[Result \"*\"]\n[Variant \"xiangqi\"]\n"
+        ),
+        "{pgn}"
+    );
+}
+
 /// The PGN `record` writes, with tags, a comment after each move and a result, reads back to
 /// the same start and moves; a game from a FEN carries it in its tags.
 #[test]

@@ -25,8 +25,9 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let path = ["/api/position", "/api/move", "/api/record", "/api/load"][usize::from(which % 4)];
-    let app = duel_web::router(duel_web::Limits::default());
+    let app = duel_web::router(&duel_web::ServeConfig::default());
     let req = Request::post(path)
+        .header("host", "127.0.0.1:8080")
         .header("content-type", "application/json")
         .body(Body::from(body.to_vec()))
         .expect("a request");

@@ -27,22 +27,38 @@ export const position = (at) => call('POST', '/api/position', at);
 export const play = (at, move) => call('POST', '/api/move', { ...at, move });
 export const record = (at) => call('POST', '/api/record', at);
 export const load = (game, eval_, text) => call('POST', '/api/load', { game, eval: eval_, text });
-export const evals = (at, nodes) => call('POST', '/api/evals', { ...at, nodes });
 export const compare = (at, depth) => call('POST', '/api/compare', { ...at, depth });
 export const tree = (at, depth, algorithm) => call('POST', '/api/tree', { ...at, depth, algorithm });
 export const stop = (id) => call('POST', '/api/stop', { id });
 
 // Starts an engine search; `on.info(report)` hears each iteration, `on.done(report)` the end,
-// `on.error(message)` a refusal. The stream is read with fetch rather than EventSource, so a
-// refusal arrives with its status and JSON reason. Returns { stop() }, which asks the server
-// to stop (the done event still comes, with the best move so far), and { close() }, which
-// stops it and drops the stream.
+// `on.error(message)` a refusal. Returns { stop() }, which asks the server to stop (the done
+// event still comes, with the best move so far), and { close() }, which stops it and drops the
+// stream.
 export function search(at, limits, on) {
   const q = new URLSearchParams({ game: at.game, position: at.position || '', moves: (at.moves || []).join(' ') });
   if (at.eval) q.set('eval', at.eval);
   for (const [k, v] of Object.entries(limits)) {
     if (v !== undefined && v !== null && v !== '') q.set(k, v);
   }
+  return stream('/api/search?' + q.toString(), {}, on);
+}
+
+// The graph's values: a node-limited search of every position of the game, streamed one
+// `on.value({ply, value_first})` a position, then `on.done({values, stopped})`. Returns the
+// same handle as `search`.
+export function evals(at, nodes, on) {
+  return stream('/api/evals', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ ...at, nodes }),
+  }, on);
+}
+
+// Reads a stream of server-sent events from `path` (fetch's `init`): `start` gives the id for
+// /api/stop, `done` and `error` end it, any other event goes to `on[name]`. Read with fetch
+// rather than EventSource, so a refusal arrives with its status and JSON reason.
+function stream(path, init, on) {
   const abort = new AbortController();
   let id = null;
   let finished = false;
@@ -50,12 +66,12 @@ export function search(at, limits, on) {
   const handle = (name, data) => {
     const d = JSON.parse(data);
     if (name === 'start') { id = d.id; if (stopAsked) stop(id).catch(() => {}); }
-    else if (name === 'info') on.info && on.info(d);
     else if (name === 'done') { finished = true; on.done && on.done(d); }
     else if (name === 'error') { finished = true; on.error && on.error(d.error); }
+    else if (on[name]) on[name](d);
   };
   (async () => {
-    const res = await fetch('/api/search?' + q.toString(), { signal: abort.signal });
+    const res = await fetch(path, { ...init, signal: abort.signal });
     if (!res.ok) {
       let msg = `${res.status} ${res.statusText}`;
       try { msg = (await res.json()).error || msg; } catch (e) { /* keep the status */ }
@@ -82,7 +98,7 @@ export function search(at, limits, on) {
         if (data.length) handle(name, data.join('\n'));
       }
     }
-    if (!finished) { finished = true; on.error && on.error('the search stream ended early'); }
+    if (!finished) { finished = true; on.error && on.error('the stream ended early'); }
   })().catch((e) => {
     if (!finished && e.name !== 'AbortError') { finished = true; on.error && on.error(String(e.message || e)); }
   });

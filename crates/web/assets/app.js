@@ -548,14 +548,22 @@ async function init() {
   $('step-last').addEventListener('click', () => state.tree && state.tree.step(Infinity));
   $('expand').addEventListener('click', () => state.tree && state.tree.expandAll());
   $('collapse').addEventListener('click', () => state.tree && state.tree.collapseAll());
-  $('graph-refresh').addEventListener('click', async () => {
-    try {
-      state.graph = (await api.evals(at(), 20000)).values;
-      render();
-    } catch (e) { say(`Graph: ${e.message}`, true); }
+  $('graph-refresh').addEventListener('click', () => {
+    // One graph at a time: a newer request replaces the one still running.
+    if (state.graphSearch) state.graphSearch.close();
+    state.graph = [];
+    state.graphSearch = api.evals(at(), 20000, {
+      value: (v) => { state.graph.push(v); drawGraph($('graph'), state.graph, state.moves.length, null); },
+      done: () => { state.graphSearch = null; render(); },
+      error: (msg) => { state.graphSearch = null; say(`Graph: ${msg}`, true); },
+    });
   });
   // Closing the page drops its streams; the server stops their searches.
-  window.addEventListener('pagehide', () => { stopEngine(); if (state.analysis) state.analysis.close(); });
+  window.addEventListener('pagehide', () => {
+    stopEngine();
+    if (state.analysis) state.analysis.close();
+    if (state.graphSearch) state.graphSearch.close();
+  });
   chooseGame(first.name);
   // The page's state, for the browser tests and for the curious in the console.
   window.duelState = state;

@@ -51,6 +51,19 @@ game_request!(
     GameRef {}
 );
 
+/// Runs `work` on the blocking pool: reading a long game or record is work for milliseconds,
+/// which must not hold one of the two threads that answer every connection.
+pub async fn off_thread<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| ApiError {
+            status: axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+            message: format!("the request's thread failed: {e}"),
+        })?
+}
+
 /// Opens a session on `game` (a variant may follow the name: `gomoku:renju`), sets the start
 /// position and plays the moves, so that the record and `undo` see them.
 pub fn open(r: &GameRef) -> Result<Box<dyn Session>, ApiError> {
@@ -132,6 +145,10 @@ pub fn position_json(s: &dyn Session) -> Value {
 
 /// `GET /api/games`: every registered game, as the page's menus need it.
 pub async fn games() -> Result<Json<Value>, ApiError> {
+    off_thread(games_json).await.map(Json)
+}
+
+fn games_json() -> Result<Value, ApiError> {
     let mut out = Vec::new();
     for g in duel_engine::games() {
         let s = duel_engine::open(g.name, None)?;
@@ -149,13 +166,14 @@ pub async fn games() -> Result<Json<Value>, ApiError> {
             "record": s.record_extension(),
         }));
     }
-    Ok(Json(json!({ "games": out })))
+    Ok(json!({ "games": out }))
 }
 
 /// `POST /api/position`.
 pub async fn position(Body(r): Body<GameRef>) -> Result<Json<Value>, ApiError> {
-    let s = open(&r)?;
-    Ok(Json(position_json(s.as_ref())))
+    off_thread(move || Ok(position_json(open(&r)?.as_ref())))
+        .await
+        .map(Json)
 }
 
 game_request!(
@@ -168,13 +186,17 @@ game_request!(
 
 /// `POST /api/move`: the position after the move, or 422 with the game's reason.
 pub async fn play(Body(r): Body<MoveReq>) -> Result<Json<Value>, ApiError> {
-    let mut s = open(&r.at())?;
-    if let Some(o) = s.outcome() {
-        return Err(duel_engine::EngineError::GameOver(o).into());
-    }
-    s.play(&r.mv)
-        .map_err(|e| ApiError::refused(format!("'{}': {e}", r.mv)))?;
-    Ok(Json(position_json(s.as_ref())))
+    off_thread(move || {
+        let mut s = open(&r.at())?;
+        if let Some(o) = s.outcome() {
+            return Err(duel_engine::EngineError::GameOver(o).into());
+        }
+        s.play(&r.mv)
+            .map_err(|e| ApiError::refused(format!("'{}': {e}", r.mv)))?;
+        Ok(position_json(s.as_ref()))
+    })
+    .await
+    .map(Json)
 }
 
 game_request!(
@@ -188,8 +210,12 @@ game_request!(
 
 /// `POST /api/record`: the game in its own format (PGN, GGF, a move list).
 pub async fn record(Body(r): Body<RecordReq>) -> Result<Json<Value>, ApiError> {
+    off_thread(move || record_json(&r)).await.map(Json)
+}
+
+fn record_json(r: &RecordReq) -> Result<Value, ApiError> {
     let s = open(&r.at())?;
-    let names = r.names.unwrap_or_else(|| {
+    let names = r.names.clone().unwrap_or_else(|| {
         [
             s.side_name(Side::First).to_string(),
             s.side_name(Side::Second).to_string(),
@@ -200,10 +226,10 @@ pub async fn record(Body(r): Body<RecordReq>) -> Result<Json<Value>, ApiError> {
         ..RecordInfo::default()
     };
     let text = s.record(&info).unwrap_or_else(|| s.position());
-    Ok(Json(json!({
+    Ok(json!({
         "extension": s.record_extension(),
         "text": text,
-    })))
+    }))
 }
 
 /// A record to read.
@@ -219,7 +245,11 @@ pub struct LoadReq {
 /// `POST /api/load`: reads a record; the answer is the position at its end, with its start
 /// and moves so that the page can take them back.
 pub async fn load(Body(r): Body<LoadReq>) -> Result<Json<Value>, ApiError> {
-    let mut s = duel_engine::open(&r.game, r.eval.as_deref())?;
-    s.load_record(&r.text)?;
-    Ok(Json(position_json(s.as_ref())))
+    off_thread(move || {
+        let mut s = duel_engine::open(&r.game, r.eval.as_deref())?;
+        s.load_record(&r.text)?;
+        Ok(position_json(s.as_ref()))
+    })
+    .await
+    .map(Json)
 }

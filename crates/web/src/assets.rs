@@ -1,8 +1,9 @@
 //! The page and its assets, embedded in the binary: plain HTML, CSS and JavaScript modules,
 //! all written for duel (MIT OR Apache-2.0), no build step and nothing fetched from elsewhere.
 
+use axum::extract::rejection::PathRejection;
 use axum::extract::Path;
-use axum::http::{header, StatusCode};
+use axum::http::{header, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 
 use crate::error::ApiError;
@@ -62,8 +63,12 @@ pub async fn index() -> Response {
     text("text/html; charset=utf-8", INDEX)
 }
 
-/// `GET /assets/{name}`.
-pub async fn asset(Path(name): Path<String>) -> Response {
+/// `GET /assets/{name}`. A name that does not decode (`%FF`) is no asset either.
+pub async fn asset(name: Result<Path<String>, PathRejection>, uri: Uri) -> Response {
+    let name = match name {
+        Ok(Path(name)) => name,
+        Err(_) => uri.path().trim_start_matches("/assets/").to_string(),
+    };
     match ASSETS.iter().find(|a| a.0 == name) {
         Some(&(_, kind, body)) => text(kind, body),
         None => ApiError {

@@ -3,6 +3,8 @@
 //! into the same form, so no client ever has to read plain text.
 
 use axum::extract::rejection::{JsonRejection, QueryRejection};
+use std::sync::Arc;
+
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use axum::http::StatusCode;
@@ -11,12 +13,15 @@ use axum::Json;
 use duel_engine::EngineError;
 use serde::de::DeserializeOwned;
 
+use crate::AppState;
+
 /// A refused request: the status and the message.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{status}: {message}")]
 pub struct ApiError {
     /// 400 for input that cannot be read or asks more than the caps allow, 422 for a move or
-    /// position the game refuses, 404, 405, 413, 429 when every search slot is taken.
+    /// position the game refuses, 401 and 403 from [`crate::access`], 404, 405, 408 for a body
+    /// too slow to arrive, 413, 415, 429 when every search slot is taken.
     pub status: StatusCode,
     /// What was wrong, for people.
     pub message: String,
@@ -63,22 +68,36 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// A JSON body, refused as an [`ApiError`].
+/// A JSON body, refused as an [`ApiError`]; it must arrive within the server's read timeout.
 pub struct Body<T>(pub T);
 
-impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
+impl<T: DeserializeOwned> FromRequest<Arc<AppState>> for Body<T> {
     type Rejection = ApiError;
 
-    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
-        match Json::<T>::from_request(req, state).await {
-            Ok(Json(v)) => Ok(Body(v)),
-            Err(rejection) => Err(json_rejection(rejection)),
+    async fn from_request(req: Request, state: &Arc<AppState>) -> Result<Self, ApiError> {
+        let wait = state.limits.read_timeout;
+        match tokio::time::timeout(wait, Json::<T>::from_request(req, state)).await {
+            Ok(Ok(Json(v))) => Ok(Body(v)),
+            Ok(Err(rejection)) => Err(json_rejection(rejection)),
+            Err(_) => Err(ApiError {
+                status: StatusCode::REQUEST_TIMEOUT,
+                message: format!(
+                    "the request body did not arrive within {} s",
+                    wait.as_secs_f64()
+                ),
+            }),
         }
     }
 }
 
+/// axum answers a body of the wrong shape (a field of the wrong type, a missing or unknown
+/// one) with 422; here 422 is kept for what a game refuses, and such a body is a 400 like any
+/// other that cannot be read.
 fn json_rejection(r: JsonRejection) -> ApiError {
-    let status = r.status();
+    let status = match r.status() {
+        StatusCode::UNPROCESSABLE_ENTITY => StatusCode::BAD_REQUEST,
+        s => s,
+    };
     let message = match &r {
         JsonRejection::MissingJsonContentType(_) => {
             "the body must be JSON, sent with Content-Type: application/json".to_string()

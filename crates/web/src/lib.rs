@@ -18,17 +18,20 @@
 //! | `POST /api/tree` | the tree a reference algorithm explored, with alpha and beta |
 //!
 //! Limits ([`Limits`]) keep one page from taking the machine: caps on depth, nodes, time,
-//! tree and comparison sizes, concurrent searches and request size; a search whose page goes
-//! away is stopped.
+//! tree and comparison sizes, concurrent searches, connections, request size and the time a
+//! request may take to arrive; a search whose page goes away is stopped. [`Access`] keeps
+//! other web pages out: see [`access`]'s doc for the rules.
 
+pub mod access;
 mod api;
 mod assets;
+mod conn;
 mod error;
 mod search;
 
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -37,6 +40,7 @@ use axum::routing::{get, post};
 use axum::Router;
 use tokio::sync::Semaphore;
 
+pub use access::Access;
 pub use assets::page_weight;
 pub use error::ApiError;
 
@@ -60,6 +64,11 @@ pub struct Limits {
     pub max_tree_nodes: u64,
     /// Largest request body, in bytes.
     pub max_body: usize,
+    /// Connections open at once; past it the server accepts no more until one closes.
+    pub max_connections: usize,
+    /// How long a request's headers, and then its body, may take to arrive. An idle
+    /// keep-alive connection is closed after as long.
+    pub read_timeout: Duration,
 }
 
 impl Default for Limits {
@@ -74,12 +83,14 @@ impl Default for Limits {
             max_compare_nodes: 2_000_000,
             max_tree_nodes: 20_000,
             max_body: 64 * 1024,
+            max_connections: 128,
+            read_timeout: Duration::from_secs(5),
         }
     }
 }
 
 /// Where to listen and what to allow.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ServeConfig {
     /// The address to bind: loopback unless the user opens it.
     pub host: IpAddr,
@@ -87,6 +98,8 @@ pub struct ServeConfig {
     pub port: u16,
     /// The caps.
     pub limits: Limits,
+    /// Which names the server answers to and the token it asks for.
+    pub access: Access,
 }
 
 impl Default for ServeConfig {
@@ -95,6 +108,7 @@ impl Default for ServeConfig {
             host: IpAddr::V4(Ipv4Addr::LOCALHOST),
             port: 8080,
             limits: Limits::default(),
+            access: Access::default(),
         }
     }
 }
@@ -102,17 +116,21 @@ impl Default for ServeConfig {
 /// What every handler shares.
 pub(crate) struct AppState {
     pub limits: Limits,
+    pub access: Access,
     /// One permit per search allowed to run.
     pub searches: Arc<Semaphore>,
-    /// The stop flags of the engine searches running now, by id, for `POST /api/stop`.
-    pub running: Mutex<HashMap<u64, Arc<AtomicBool>>>,
+    /// The streamed searches running now, by id, for `POST /api/stop`.
+    pub running: Mutex<HashMap<u64, search::Stop>>,
     pub next_id: AtomicU64,
 }
 
-/// The whole site: the page, its assets and the API, with `limits` applied.
-pub fn router(limits: Limits) -> Router {
+/// The whole site: the page, its assets and the API, with `config`'s limits and access rules
+/// applied (its address is not used: [`Bound`] binds it).
+pub fn router(config: &ServeConfig) -> Router {
+    let limits = config.limits;
     let state = Arc::new(AppState {
         limits,
+        access: config.access.clone(),
         searches: Arc::new(Semaphore::new(limits.max_searches)),
         running: Mutex::new(HashMap::new()),
         next_id: AtomicU64::new(1),
@@ -133,6 +151,10 @@ pub fn router(limits: Limits) -> Router {
         .fallback(error::not_found)
         .method_not_allowed_fallback(error::method_not_allowed)
         .layer(DefaultBodyLimit::max(limits.max_body))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            access::guard,
+        ))
         .with_state(state)
 }
 
@@ -155,7 +177,7 @@ pub enum ServeError {
 /// A bound server, not yet serving: its address is known (port 0 picks one).
 pub struct Bound {
     listener: tokio::net::TcpListener,
-    limits: Limits,
+    config: ServeConfig,
 }
 
 impl Bound {
@@ -167,7 +189,7 @@ impl Bound {
             .map_err(|source| ServeError::Bind { addr, source })?;
         Ok(Bound {
             listener,
-            limits: config.limits,
+            config: config.clone(),
         })
     }
 
@@ -181,9 +203,8 @@ impl Bound {
         self,
         shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> Result<(), ServeError> {
-        axum::serve(self.listener, router(self.limits))
-            .with_graceful_shutdown(shutdown)
-            .await?;
+        let app = router(&self.config);
+        conn::serve(self.listener, app, &self.config.limits, shutdown).await;
         Ok(())
     }
 }

@@ -1,7 +1,9 @@
-//! The searches: the engine's, streamed as it deepens, and the textbook algorithms' comparison
-//! and tree. Each runs on a blocking thread under one of the server's search permits; the
-//! engine search stops when its page goes away (the event stream is dropped), when
-//! `POST /api/stop` names it, or at the server's time cap.
+//! The searches: the engine's, streamed as it deepens, the graph's searches of every position,
+//! and the textbook algorithms' comparison and tree. Each runs on a blocking thread under one
+//! of the server's search permits. The engine search and the graph's stream their results;
+//! they stop when their page goes away (the event stream is dropped), when `POST /api/stop`
+//! names them, or at the server's time cap. The comparison and the tree are refused before
+//! they start when they would pass the depth, node or tree caps.
 
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -12,14 +14,14 @@ use axum::extract::State;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::Json;
 use duel_engine::tree::{annotate, bounded, role, to_move, Annotated, Kind};
-use duel_engine::{parse_reference, Algorithm, Score, SearchReport, Session, Side};
+use duel_engine::{parse_reference, Algorithm, EngineError, Score, SearchReport, Session, Side};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::{mpsc, OwnedSemaphorePermit};
 use tokio_stream::wrappers::ReceiverStream;
 use tokio_stream::{Stream, StreamExt};
 
-use crate::api::{game_request, open, GameRef};
+use crate::api::{game_request, off_thread, open, GameRef};
 use crate::error::{ApiError, Body, Query};
 use crate::AppState;
 
@@ -51,6 +53,30 @@ async fn blocking<T: Send + 'static>(
         status: axum::http::StatusCode::INTERNAL_SERVER_ERROR,
         message: format!("the search thread failed: {e}"),
     })
+}
+
+/// A reference algorithm's depth within the server's cap, checked before anything is
+/// allocated for it.
+fn reference_depth(depth: u32, st: &AppState) -> Result<u32, ApiError> {
+    if depth == 0 {
+        return Err(ApiError::bad("depth must be at least 1"));
+    }
+    if depth > st.limits.max_depth {
+        return Err(ApiError::bad(format!(
+            "depth {depth} is above the server's cap of {}",
+            st.limits.max_depth
+        )));
+    }
+    Ok(depth)
+}
+
+/// The transposition table a search needs, in MiB: no more than one entry (16 bytes) a node
+/// when it is held to a node count, else the engine's default.
+fn table_mb(limits: &duel_engine::Limits, default: usize) -> usize {
+    match limits.nodes {
+        Some(n) => (n.saturating_mul(16) >> 20).clamp(1, default as u64) as usize,
+        None => default,
+    }
 }
 
 /// A value as people read it: `+35`, `win in 5`, `exact +6` when a solver gave the margin.
@@ -161,21 +187,87 @@ fn limits(q: &SearchQuery, st: &AppState) -> Result<duel_engine::Limits, ApiErro
     })
 }
 
-/// Sets the stop flag when dropped: the stream holds it, so a page that goes away (axum drops
+/// How a streamed search is stopped: `cancel`, which the work looks at between searches and
+/// after each iteration (a search clears its own flag when it starts, so a stop that came
+/// just before would be lost), and the running search's own flag, which ends it at once.
+#[derive(Clone)]
+pub(crate) struct Stop {
+    cancel: Arc<AtomicBool>,
+    search: Arc<AtomicBool>,
+}
+
+impl Stop {
+    fn new(search: Arc<AtomicBool>) -> Self {
+        Stop {
+            cancel: Arc::new(AtomicBool::new(false)),
+            search,
+        }
+    }
+
+    pub(crate) fn stop(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+        self.search.store(true, Ordering::Relaxed);
+    }
+
+    fn stopped(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+
+    /// Called after each iteration: passes a stop that came before the search began on to it.
+    fn relay(&self) {
+        if self.stopped() {
+            self.search.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Stops its search when dropped: the stream holds it, so a page that goes away (axum drops
 /// the response) stops its search, and it leaves the table of running searches.
 struct StopOnDrop {
     id: u64,
-    flag: Arc<AtomicBool>,
+    stop: Stop,
     state: Arc<AppState>,
 }
 
 impl Drop for StopOnDrop {
     fn drop(&mut self) {
-        self.flag.store(true, Ordering::Relaxed);
+        self.stop.stop();
         if let Ok(mut running) = self.state.running.lock() {
             running.remove(&self.id);
         }
     }
+}
+
+/// Registers a streamed search for `POST /api/stop` and runs `work` on a blocking thread under
+/// `permit`, sending its events on a stream that begins with `start` (the id). The work hears
+/// the channel and the stop; dropping the stream stops it.
+fn stream(
+    st: &Arc<AppState>,
+    permit: OwnedSemaphorePermit,
+    stop: Stop,
+    work: impl FnOnce(&mpsc::Sender<Event>, &Stop) + Send + 'static,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    let id = st.next_id.fetch_add(1, Ordering::Relaxed);
+    st.running
+        .lock()
+        .map_err(|_| ApiError::bad("the server's table of searches is unusable"))?
+        .insert(id, stop.clone());
+    let guard = StopOnDrop {
+        id,
+        stop: stop.clone(),
+        state: st.clone(),
+    };
+    let (tx, rx) = mpsc::channel::<Event>(256);
+    let _ = tx.try_send(event("start", &json!({ "id": id })));
+    tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        work(&tx, &stop);
+    });
+    let stream = ReceiverStream::new(rx).map(move |e| {
+        let _ = &guard;
+        Ok(e)
+    });
+    Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_millis(500))))
 }
 
 fn event(name: &str, data: &Value) -> Event {
@@ -195,10 +287,9 @@ pub async fn search(
         position: q.position.clone(),
         moves: q.moves.split_whitespace().map(str::to_string).collect(),
     };
-    let mut s = open(&at)?;
     // The search holds its session; the reports are written with a second one at the same
     // position (their lines in the terminal's notation need a position to play them from).
-    let view = open(&at)?;
+    let (mut s, view) = off_thread(move || Ok((open(&at)?, open(&at)?))).await?;
     if let Some(o) = s.outcome() {
         return Err(duel_engine::EngineError::GameOver(o).into());
     }
@@ -218,39 +309,26 @@ pub async fn search(
         }
         config.threads = t;
     }
-    s.set_config(config)?;
+    config.tt_mb = table_mb(&limits, config.tt_mb);
     let permit = permit(&st)?;
-    let flag = s.stop_flag();
-    let id = st.next_id.fetch_add(1, Ordering::Relaxed);
-    st.running
-        .lock()
-        .map_err(|_| ApiError::bad("the server's table of searches is unusable"))?
-        .insert(id, flag.clone());
-    let guard = StopOnDrop {
-        id,
-        flag,
-        state: st.clone(),
-    };
-    let (tx, rx) = mpsc::channel::<Event>(256);
-    let _ = tx.try_send(event("start", &json!({ "id": id })));
-    tokio::task::spawn_blocking(move || {
-        let _permit = permit;
+    let stop = Stop::new(s.stop_flag());
+    stream(&st, permit, stop, move |tx, stop| {
         let mover = s.side_to_move();
+        // The table is made here, off the server's own threads, and only now.
+        if let Err(e) = s.set_config(config) {
+            let _ = tx.blocking_send(event("error", &json!({ "error": e.to_string() })));
+            return;
+        }
         let mut on_iteration = |r: &SearchReport| {
+            stop.relay();
             let _ = tx.blocking_send(event("info", &report_json(view.as_ref(), r, mover)));
         };
-        let result = s.search(&limits, &mut on_iteration);
-        let last = match result {
+        let last = match s.search(&limits, &mut on_iteration) {
             Ok(r) => event("done", &report_json(view.as_ref(), &r, mover)),
             Err(e) => event("error", &json!({ "error": e.to_string() })),
         };
         let _ = tx.blocking_send(last);
-    });
-    let stream = ReceiverStream::new(rx).map(move |e| {
-        let _ = &guard;
-        Ok(e)
-    });
-    Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_millis(500))))
+    })
 }
 
 /// `POST /api/stop`'s body.
@@ -271,8 +349,8 @@ pub async fn stop(
         .lock()
         .map_err(|_| ApiError::bad("the server's table of searches is unusable"))?;
     match running.get(&r.id) {
-        Some(flag) => {
-            flag.store(true, Ordering::Relaxed);
+        Some(stop) => {
+            stop.stop();
             Ok(Json(json!({ "stopped": r.id })))
         }
         None => Err(ApiError {
@@ -297,51 +375,97 @@ const MAX_EVAL_NODES: u64 = 1_000_000;
 
 /// `POST /api/evals`: a node-limited search of the start and of the position after each move,
 /// its value from the first player's side (the graph's convention: up is good for the first
-/// player).
+/// player), as server-sent events: `start` (the id for `/api/stop`), one `value` a position,
+/// then `done` with them all. Held to the server's node and time caps over the whole graph,
+/// and stopped as `/api/search` is.
 pub async fn evals(
     State(st): State<Arc<AppState>>,
     Body(r): Body<EvalsReq>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
     let nodes = r.nodes.unwrap_or(20_000);
     if nodes == 0 || nodes > MAX_EVAL_NODES {
         return Err(ApiError::bad(format!(
             "nodes must be between 1 and {MAX_EVAL_NODES}"
         )));
     }
-    if r.moves.len() + 1 > MAX_EVAL_POSITIONS {
+    let positions = r.moves.len() + 1;
+    if positions > MAX_EVAL_POSITIONS {
         return Err(ApiError::bad(format!(
             "a graph covers at most {MAX_EVAL_POSITIONS} positions"
         )));
     }
+    let total = nodes.saturating_mul(positions as u64);
+    if total > st.limits.max_nodes {
+        return Err(ApiError::bad(format!(
+            "nodes {nodes} for each of {positions} positions is {total} in all, above the \
+             server's cap of {}",
+            st.limits.max_nodes
+        )));
+    }
     // Every move is checked before the work starts, so a bad one is a 422 at once.
-    open(&r.at())?;
-    let mut s = open(&GameRef {
-        moves: Vec::new(),
-        ..r.at()
-    })?;
-    let permit = permit(&st)?;
-    let moves = r.moves;
-    let values = blocking(permit, move || -> Result<Vec<Value>, ApiError> {
-        let limits = duel_engine::Limits::nodes(nodes);
-        let mut out = Vec::with_capacity(moves.len() + 1);
-        for ply in 0..=moves.len() {
-            if ply > 0 {
-                s.play(&moves[ply - 1])?;
-            }
-            let mover = s.side_to_move();
-            let v = match s.outcome() {
-                Some(_) => match s.winner() {
-                    Some(w) => Score::WIN.0 * w.sign(),
-                    None => 0,
-                },
-                None => s.search(&limits, &mut |_| {})?.value.0 * mover.sign(),
-            };
-            out.push(json!({ "ply": ply, "value_first": v }));
-        }
-        Ok(out)
+    let at = r.at();
+    let mut s = off_thread(move || {
+        open(&at)?;
+        open(&GameRef {
+            moves: Vec::new(),
+            ..at
+        })
     })
-    .await??;
-    Ok(Json(json!({ "nodes": nodes, "values": values })))
+    .await?;
+    let mut config = s.config().clone();
+    let per_position = duel_engine::Limits::nodes(nodes);
+    config.tt_mb = table_mb(&per_position, config.tt_mb);
+    let permit = permit(&st)?;
+    let stop = Stop::new(s.stop_flag());
+    let max_time = st.limits.max_time;
+    let moves = r.moves;
+    stream(&st, permit, stop, move |tx, stop| {
+        let start = std::time::Instant::now();
+        let run = || -> Result<(Vec<Value>, bool), EngineError> {
+            s.set_config(config)?;
+            let mut values = Vec::with_capacity(moves.len() + 1);
+            for ply in 0..=moves.len() {
+                let left = max_time.saturating_sub(start.elapsed());
+                if stop.stopped() || left.is_zero() {
+                    return Ok((values, true));
+                }
+                if ply > 0 {
+                    s.play(&moves[ply - 1])?;
+                }
+                let mover = s.side_to_move();
+                let v = match s.outcome() {
+                    Some(_) => match s.winner() {
+                        Some(w) => Score::WIN.0 * w.sign(),
+                        None => 0,
+                    },
+                    None => {
+                        let limits = duel_engine::Limits {
+                            time: Some(left),
+                            ..per_position
+                        };
+                        let r = s.search(&limits, &mut |_| stop.relay())?;
+                        // A search cut short by a stop or the time cap gives no value to draw.
+                        if stop.stopped() || start.elapsed() >= max_time {
+                            return Ok((values, true));
+                        }
+                        r.value.0 * mover.sign()
+                    }
+                };
+                let value = json!({ "ply": ply, "value_first": v });
+                let _ = tx.blocking_send(event("value", &value));
+                values.push(value);
+            }
+            Ok((values, false))
+        };
+        let last = match run() {
+            Ok((values, stopped)) => event(
+                "done",
+                &json!({ "nodes": nodes, "values": values, "stopped": stopped }),
+            ),
+            Err(e) => event("error", &json!({ "error": e.to_string() })),
+        };
+        let _ = tx.blocking_send(last);
+    })
 }
 
 game_request!(
@@ -367,18 +491,17 @@ pub async fn compare(
             .map(|n| Algorithm::parse(n))
             .collect::<Result<Vec<_>, _>>()?,
     };
-    if r.depth == 0 {
-        return Err(ApiError::bad("depth must be at least 1"));
-    }
-    let s = open(&r.at())?;
+    let depth = reference_depth(r.depth, &st)?;
+    let at = r.at();
+    let s = off_thread(move || open(&at)).await?;
     let cap = st.limits.max_compare_nodes;
-    let depth = r.depth;
     let permit = permit(&st)?;
     let rows = blocking(permit, move || -> Result<Value, ApiError> {
         if s.minimax_nodes(depth, cap).is_none() {
             return Err(ApiError::bad(format!(
                 "Minimax to depth {depth} visits more than the server's cap of {cap} nodes \
-                 here: choose a smaller depth"
+                 here (--max-compare-nodes: the two-phase row holds them all): choose a \
+                 smaller depth"
             )));
         }
         let mover = s.side_to_move();
@@ -414,10 +537,31 @@ fn edge(v: Score) -> String {
     duel_engine::tree::max_value(v)
 }
 
-/// One node and its subtree as the page draws it. Values and windows are from MAX's side (the
-/// first player), as the texts' figures give them: at a MIN node the negamax window
-/// (alpha, beta) of the side to move is (-beta, -alpha) for MAX.
-fn node_json(a: &Annotated<'_>, next: &mut u64, path: &mut Vec<String>) -> Value {
+/// One node and its subtree as the page draws it (docs/API.md's fields). Typed rather than a
+/// `serde_json::Value`: a tree at the 20,000-node cap took 118 MB as values, a map of boxed
+/// values per node, against a few MB so.
+#[derive(serde::Serialize)]
+pub struct NodeOut {
+    id: u64,
+    #[serde(rename = "move")]
+    mv: String,
+    path: Vec<String>,
+    to_move: &'static str,
+    value: Option<i32>,
+    value_text: Option<String>,
+    bound: Option<&'static str>,
+    pruned: bool,
+    alpha: Option<i32>,
+    beta: Option<i32>,
+    alpha_text: Option<String>,
+    beta_text: Option<String>,
+    children: Vec<NodeOut>,
+}
+
+/// Values and windows are from MAX's side (the first player), as the texts' figures give
+/// them: at a MIN node the negamax window (alpha, beta) of the side to move is (-beta, -alpha)
+/// for MAX.
+fn node_out(a: &Annotated<'_>, next: &mut u64, path: &mut Vec<String>) -> NodeOut {
     let id = *next;
     *next += 1;
     let n = a.node;
@@ -427,35 +571,43 @@ fn node_json(a: &Annotated<'_>, next: &mut u64, path: &mut Vec<String>) -> Value
         Side::First => (alpha, beta),
         Side::Second => (-beta, -alpha),
     });
-    let children: Vec<Value> = a
+    let children = a
         .children
         .iter()
         .map(|c| {
             path.push(c.node.mv.clone());
-            let v = node_json(c, next, path);
+            let v = node_out(c, next, path);
             path.pop();
             v
         })
         .collect();
-    json!({
-        "id": id,
-        "move": n.mv,
-        "path": path.clone(),
-        "to_move": role(here),
-        "value": a.value.map(|v| v.0),
-        "value_text": if pruned { None } else { Some(bounded(a)) },
-        "bound": if pruned { None } else { Some(match a.kind {
+    NodeOut {
+        id,
+        mv: n.mv.clone(),
+        path: path.clone(),
+        to_move: role(here),
+        value: a.value.map(|v| v.0),
+        value_text: (!pruned).then(|| bounded(a)),
+        bound: (!pruned).then_some(match a.kind {
             Kind::Exact => "exact",
             Kind::Lower => "lower",
             Kind::Upper => "upper",
-        }) },
-        "pruned": pruned,
-        "alpha": window.map(|w| w.0 .0),
-        "beta": window.map(|w| w.1 .0),
-        "alpha_text": window.map(|w| edge(w.0)),
-        "beta_text": window.map(|w| edge(w.1)),
-        "children": children,
-    })
+        }),
+        pruned,
+        alpha: window.map(|w| w.0 .0),
+        beta: window.map(|w| w.1 .0),
+        alpha_text: window.map(|w| edge(w.0)),
+        beta_text: window.map(|w| edge(w.1)),
+        children,
+    }
+}
+
+/// `POST /api/tree`'s answer.
+#[derive(serde::Serialize)]
+pub struct TreeOut {
+    report: Value,
+    nodes: usize,
+    tree: NodeOut,
 }
 
 /// `POST /api/tree`: the tree a reference algorithm explored, node by node in search order,
@@ -463,25 +615,22 @@ fn node_json(a: &Annotated<'_>, next: &mut u64, path: &mut Vec<String>) -> Value
 pub async fn tree(
     State(st): State<Arc<AppState>>,
     Body(r): Body<TreeReq>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<TreeOut>, ApiError> {
     let algorithm = parse_reference(&r.algorithm)?;
-    if r.depth == 0 {
-        return Err(ApiError::bad("depth must be at least 1"));
-    }
-    let s = open(&r.at())?;
+    let depth = reference_depth(r.depth, &st)?;
+    let at = r.at();
+    let s = off_thread(move || open(&at)).await?;
     let cap = st.limits.max_tree_nodes;
-    let depth = r.depth;
     let permit = permit(&st)?;
-    let out = blocking(permit, move || -> Result<Value, ApiError> {
+    let out = blocking(permit, move || -> Result<TreeOut, ApiError> {
         let mover = s.side_to_move();
         let (report, root) = s.tree(algorithm, depth, cap)?;
         let mut next = 0;
-        let tree = node_json(&annotate(&root), &mut next, &mut Vec::new());
-        Ok(json!({
-            "report": report_json(s.as_ref(), &report, mover),
-            "nodes": root.visited(),
-            "tree": tree,
-        }))
+        Ok(TreeOut {
+            report: report_json(s.as_ref(), &report, mover),
+            nodes: root.visited(),
+            tree: node_out(&annotate(&root), &mut next, &mut Vec::new()),
+        })
     })
     .await??;
     Ok(Json(out))

@@ -9,11 +9,13 @@ use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
+use crate::common::{request, with_limits};
+
 fn app() -> axum::Router {
-    router(Limits::default())
+    router(&ServeConfig::default())
 }
 
-async fn send(app: &axum::Router, req: Request<Body>) -> (StatusCode, Value) {
+pub async fn send(app: &axum::Router, req: Request<Body>) -> (StatusCode, Value) {
     let res = app.clone().oneshot(req).await.unwrap();
     let status = res.status();
     let kind = res
@@ -30,20 +32,20 @@ async fn send(app: &axum::Router, req: Request<Body>) -> (StatusCode, Value) {
     (status, serde_json::from_slice(&bytes).unwrap())
 }
 
-async fn post(app: &axum::Router, path: &str, body: Value) -> (StatusCode, Value) {
-    let req = Request::post(path)
+pub async fn post(app: &axum::Router, path: &str, body: Value) -> (StatusCode, Value) {
+    let req = request("POST", path)
         .header("content-type", "application/json")
         .body(Body::from(body.to_string()))
         .unwrap();
     send(app, req).await
 }
 
-async fn get(app: &axum::Router, path: &str) -> (StatusCode, Value) {
-    send(app, Request::get(path).body(Body::empty()).unwrap()).await
+pub async fn get(app: &axum::Router, path: &str) -> (StatusCode, Value) {
+    send(app, request("GET", path).body(Body::empty()).unwrap()).await
 }
 
 /// A refusal: the status and a JSON error whose message contains `words`.
-fn refused(got: (StatusCode, Value), status: StatusCode, words: &str) {
+pub fn refused(got: (StatusCode, Value), status: StatusCode, words: &str) {
     assert_eq!(got.0, status, "{}", got.1);
     let msg = got.1["error"].as_str().expect("an error message");
     assert!(
@@ -183,7 +185,7 @@ async fn a_move_is_played_or_refused_with_the_reason() {
 #[tokio::test]
 async fn malformed_requests_get_json_errors() {
     let app = app();
-    let bad_json = Request::post("/api/position")
+    let bad_json = request("POST", "/api/position")
         .header("content-type", "application/json")
         .body(Body::from("{\"game\": "))
         .unwrap();
@@ -193,7 +195,7 @@ async fn malformed_requests_get_json_errors() {
         "{status} {v}"
     );
 
-    let no_type = Request::post("/api/position")
+    let no_type = request("POST", "/api/position")
         .body(Body::from("{\"game\": \"chess\"}"))
         .unwrap();
     refused(
@@ -247,7 +249,7 @@ async fn the_page_and_its_assets_are_served_from_the_binary() {
     ] {
         let res = app
             .clone()
-            .oneshot(Request::get(path).body(Body::empty()).unwrap())
+            .oneshot(request("GET", path).body(Body::empty()).unwrap())
             .await
             .unwrap();
         assert_eq!(res.status(), StatusCode::OK, "{path}");
@@ -258,7 +260,7 @@ async fn the_page_and_its_assets_are_served_from_the_binary() {
 }
 
 /// The events of a search stream, read until `done` or `error`: (name, data) pairs.
-async fn events(res: axum::response::Response) -> Vec<(String, Value)> {
+pub async fn events(res: axum::response::Response) -> Vec<(String, Value)> {
     let mut body = res.into_body();
     let mut text = String::new();
     let mut out = Vec::new();
@@ -293,7 +295,7 @@ async fn events(res: axum::response::Response) -> Vec<(String, Value)> {
 async fn search(app: &axum::Router, query: &str) -> axum::response::Response {
     app.clone()
         .oneshot(
-            Request::get(format!("/api/search?{query}"))
+            request("GET", format!("/api/search?{query}"))
                 .body(Body::empty())
                 .unwrap(),
         )
@@ -332,7 +334,7 @@ async fn a_search_streams_each_iteration_then_its_move() {
 
 #[tokio::test]
 async fn searches_beyond_the_caps_or_of_bad_positions_are_refused() {
-    let app = router(Limits {
+    let app = with_limits(Limits {
         max_depth: 10,
         max_nodes: 1000,
         max_time: Duration::from_secs(5),
@@ -363,7 +365,7 @@ async fn searches_beyond_the_caps_or_of_bad_positions_are_refused() {
 }
 
 /// Reads events until the `start` one and returns the search's id and the rest of the body.
-async fn started(res: axum::response::Response) -> (u64, axum::body::Body) {
+pub async fn started(res: axum::response::Response) -> (u64, axum::body::Body) {
     let mut body = res.into_body();
     let mut text = String::new();
     loop {
@@ -405,33 +407,26 @@ async fn stop_ends_a_search_with_its_best_move_so_far() {
 async fn a_search_whose_page_goes_away_stops_and_frees_its_slot() {
     // One slot: a second search is refused while the first runs, and served once the first
     // page is gone.
-    let app = router(Limits {
+    let app = with_limits(Limits {
         max_searches: 1,
         ..Limits::default()
     });
     let (_, body) = started(search(&app, "game=chess").await).await;
+    freed_when_dropped(&app, body).await;
+}
+
+/// With the server's one search slot held by the stream `body`: another search is refused,
+/// and once the stream is dropped (its page gone) the slot is free again within 5 s.
+pub async fn freed_when_dropped(app: &axum::Router, body: axum::body::Body) {
+    let tiny = json!({ "game": "tictactoe", "depth": 1 });
     refused(
-        post(
-            &app,
-            "/api/compare",
-            json!({ "game": "tictactoe", "depth": 1 }),
-        )
-        .await,
+        post(app, "/api/compare", tiny.clone()).await,
         StatusCode::TOO_MANY_REQUESTS,
         "searches are running",
     );
     drop(body);
     let t = Instant::now();
-    loop {
-        let (status, _) = post(
-            &app,
-            "/api/compare",
-            json!({ "game": "tictactoe", "depth": 1 }),
-        )
-        .await;
-        if status == StatusCode::OK {
-            break;
-        }
+    while post(app, "/api/compare", tiny.clone()).await.0 != StatusCode::OK {
         assert!(
             t.elapsed() < Duration::from_secs(5),
             "the search did not stop"
@@ -626,14 +621,31 @@ async fn records_go_out_and_come_back_in_each_games_format() {
 #[tokio::test]
 async fn the_graph_has_a_value_for_every_position() {
     let app = app();
-    let (status, v) = post(
-        &app,
-        "/api/evals",
-        json!({ "game": "connect4", "moves": ["4", "4", "3"], "nodes": 2000 }),
-    )
-    .await;
-    assert_eq!(status, StatusCode::OK, "{v}");
-    assert_eq!(v["values"].as_array().unwrap().len(), 4);
+    let res = app
+        .clone()
+        .oneshot(
+            request("POST", "/api/evals")
+                .header("content-type", "application/json")
+                .body(Body::from(
+                    json!({ "game": "connect4", "moves": ["4", "4", "3"], "nodes": 2000 })
+                        .to_string(),
+                ))
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let ev = events(res).await;
+    let names: Vec<&str> = ev.iter().map(|e| e.0.as_str()).collect();
+    assert_eq!(names, ["start", "value", "value", "value", "value", "done"]);
+    let done = &ev.last().unwrap().1;
+    assert_eq!(done["stopped"], false);
+    let values = done["values"].as_array().unwrap();
+    assert_eq!(values.len(), 4);
+    for (ply, (v, e)) in values.iter().zip(&ev[1..5]).enumerate() {
+        assert_eq!(v["ply"], ply);
+        assert_eq!(v, &e.1, "each value is streamed as it is found");
+    }
     refused(
         post(
             &app,
@@ -665,7 +677,7 @@ mod any_input {
             .unwrap();
         let app = app();
         let (status, v) = runtime.block_on(async {
-            let req = Request::post(path)
+            let req = request("POST", path)
                 .header("content-type", "application/json")
                 .body(Body::from(body.clone()))
                 .unwrap();

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use duel_web::{Bound, Limits, ServeConfig};
+use duel_web::{Access, Bound, Limits, ServeConfig};
 use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
@@ -97,27 +97,35 @@ struct Page {
     _profile: PathBuf,
 }
 
-async fn open(name: &'static str, limits: Limits) -> Page {
-    let bound = Bound::bind(&ServeConfig {
-        port: 0,
-        limits,
-        ..ServeConfig::default()
-    })
-    .await
-    .unwrap();
+/// The server `config` (on a free port), and Chromium with `args` besides the usual ones.
+async fn open(name: &'static str, config: ServeConfig, args: &[String]) -> Page {
+    let bound = Bound::bind(&ServeConfig { port: 0, ..config })
+        .await
+        .unwrap();
     let addr = bound.addr().unwrap();
     tokio::spawn(bound.serve(std::future::pending()));
     let driver = start_driver();
     let profile = std::env::temp_dir().join(format!("duel-chromium-{}-{name}", std::process::id()));
+    let mut chromium_args: Vec<String> = [
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1300,1000",
+    ]
+    .map(String::from)
+    .to_vec();
+    chromium_args.push(format!("--user-data-dir={}", profile.display()));
+    chromium_args.extend(args.iter().cloned());
     let caps = json!({
         "goog:chromeOptions": {
             "binary": CHROMIUM,
-            "args": [
-                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-quic", "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--window-size=1300,1000",
-                format!("--user-data-dir={}", profile.display()),
-            ],
+            "args": chromium_args,
         }
     });
     let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
@@ -257,11 +265,24 @@ where
     F: FnOnce(&'static Page) -> Fut,
     Fut: Future<Output = Res>,
 {
+    let config = ServeConfig {
+        limits,
+        ..ServeConfig::default()
+    };
+    run_with(name, config, &[], body).await;
+}
+
+/// [`run`] with a server of `config` and Chromium started with `args`.
+async fn run_with<F, Fut>(name: &'static str, config: ServeConfig, args: &[String], body: F)
+where
+    F: FnOnce(&'static Page) -> Fut,
+    Fut: Future<Output = Res>,
+{
     if !browser_present() {
         return;
     }
     // The page lives for the whole test; leaking it lets the body borrow it for 'static.
-    let page: &'static Page = Box::leak(Box::new(open(name, limits).await));
+    let page: &'static Page = Box::leak(Box::new(open(name, config, args).await));
     let result = body(page).await;
     if let Err(e) = result {
         let shot = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -723,4 +744,116 @@ async fn first_info_once(base: &str, game: &str) -> Res<Option<f64>> {
             return Ok(Some(t.elapsed().as_secs_f64() * 1000.0));
         }
     }
+}
+
+/// Issue 68: a page of another site cannot drive the engine. Chromium opens a page served on
+/// another port (another origin of the same site) that points an `<iframe>`, an `<img>` and
+/// two no-cors fetches at the API, then a name rebound to 127.0.0.1; the server, with one
+/// search slot, starts no search for any of them, and refuses the rebound name.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_sites_page_cannot_drive_the_engine() {
+    let limits = Limits {
+        max_searches: 1,
+        ..Limits::default()
+    };
+    let config = ServeConfig {
+        limits,
+        ..ServeConfig::default()
+    };
+    // The name that the attacker rebinds to this machine.
+    let rules = vec!["--host-resolver-rules=MAP rebound.test 127.0.0.1".to_string()];
+    run_with("other_site", config, &rules, |p| async move {
+        let target = p.base.clone();
+        let search = format!("{target}/api/search?game=chess&time=15000");
+        let page = format!(
+            "<!doctype html><title>waiting</title>\
+             <iframe id=f src=\"{search}\"></iframe><img id=i src=\"{search}\">\
+             <script>\
+             const loaded = [new Promise(r => {{ f.onload = r; f.onerror = r; }}),\
+               new Promise(r => {{ i.onload = r; i.onerror = r; }}),\
+               fetch('{search}', {{mode: 'no-cors'}}).catch(() => {{}}),\
+               fetch('{target}/api/compare', {{method: 'POST', mode: 'no-cors', \
+                 headers: {{'Content-Type': 'text/plain'}}, \
+                 body: '{{\"game\": \"chess\", \"depth\": 5}}'}}).catch(() => {{}})];\
+             Promise.all(loaded).then(() => {{ document.title = 'done'; }});\
+             </script>"
+        );
+        let attacker = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .map_err(err)?;
+        let at = attacker.local_addr().map_err(err)?;
+        let app = axum::Router::new().route(
+            "/",
+            axum::routing::get(move || async move { axum::response::Html(page) }),
+        );
+        tokio::spawn(async move { axum::serve(attacker, app).await });
+        p.client.goto(&format!("http://{at}/")).await.map_err(err)?;
+        p.wait_js(
+            "return document.title === 'done'",
+            "the other site's requests",
+        )
+        .await?;
+        ensure!(
+            compare_gets_a_slot(&p.base).await?,
+            "a search started for another site's page holds the slot"
+        );
+        // A rebound name reaches the server, which answers it only with a refusal.
+        let port = target.rsplit(':').next().unwrap_or("");
+        p.client
+            .goto(&format!("http://rebound.test:{port}/"))
+            .await
+            .map_err(err)?;
+        let body = p.text("body").await?;
+        ensure!(
+            body.contains("Host 'rebound.test' is not a name of this server"),
+            "the rebound name was served: {body}"
+        );
+        // The page itself, at its own address, works as before: a move and the engine's answer.
+        p.goto("?game=tictactoe").await?;
+        p.set_value("#limit-value", "3").await?;
+        p.click("#cell-4").await?;
+        p.wait_count("#movelist li", 2, "the engine's answer")
+            .await?;
+        Ok(())
+    })
+    .await;
+}
+
+/// Issue 68: a server that asks for a token serves its page at the address it printed; the
+/// page then plays as before, its requests carrying the cookie.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_printed_address_opens_a_server_with_a_token() {
+    let token = "0123456789abcdef0123456789abcdef";
+    let config = ServeConfig {
+        access: Access {
+            names: Vec::new(),
+            token: Some(token.into()),
+        },
+        ..ServeConfig::default()
+    };
+    run_with("token", config, &[], |p| async move {
+        // Without the token: a refusal that says what to do.
+        p.client.goto(&format!("{}/", p.base)).await.map_err(err)?;
+        let body = p.text("body").await?;
+        ensure!(body.contains("asks for its token"), "{body}");
+        p.goto(&format!("?token={token}&game=tictactoe")).await?;
+        let url = p.client.current_url().await.map_err(err)?;
+        ensure!(
+            !url.as_str().contains("token"),
+            "the token stays in the address bar: {url}"
+        );
+        p.set_value("#limit-value", "3").await?;
+        p.click("#cell-4").await?;
+        p.wait_count("#movelist li", 2, "the engine's answer")
+            .await?;
+        // The evaluation graph streams its values: one a position.
+        p.click("#graph-refresh").await?;
+        p.wait_js(
+            "return window.duelState.graph.length === 3 && !window.duelState.graphSearch",
+            "the graph's three values",
+        )
+        .await?;
+        Ok(())
+    })
+    .await;
 }

@@ -5,10 +5,12 @@
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use duel_web::{router, Limits};
+use duel_web::{router, ServeConfig};
 use http_body_util::BodyExt;
 use serde_json::Value;
 use tower::ServiceExt;
+
+use crate::common::request;
 
 /// One request of the corpus.
 struct Entry {
@@ -19,6 +21,9 @@ struct Entry {
     method: String,
     target: String,
     content_type: Option<String>,
+    /// Headers besides Content-Type; a `Host` here replaces the default one, and an empty
+    /// one leaves the request without a Host.
+    headers: Vec<(String, String)>,
     body: Vec<u8>,
 }
 
@@ -27,7 +32,9 @@ fn expand(text: &str) -> Vec<u8> {
     let text = text
         .replace("{LONG}", &"x".repeat(100_000))
         .replace("{PATH}", &"x".repeat(60_000))
-        .replace("{NEST}", &"[".repeat(200));
+        .replace("{NEST}", &"[".repeat(200))
+        .replace("{MOVES600}", &vec!["\"1\""; 600].join(", "))
+        .replace("{MOVES1000}", &vec!["\"1\""; 1000].join(", "));
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -60,7 +67,7 @@ fn corpus() -> Vec<Entry> {
         }
         let at = format!("corpus.txt:{}", n + 1);
         let fields: Vec<&str> = line.splitn(6, '\t').collect();
-        let &[status, words, method, target, kind, ref rest @ ..] = &fields[..] else {
+        let &[status, words, method, target, kind_and_headers, ref rest @ ..] = &fields[..] else {
             panic!("{at}: fewer than five fields: {line:?}");
         };
         let status = status
@@ -69,6 +76,16 @@ fn corpus() -> Vec<Entry> {
             .and_then(|s| StatusCode::from_u16(s).ok())
             .unwrap_or_else(|| panic!("{at}: '{status}' is not a status"));
         assert!(status.is_client_error(), "{at}: every refusal is a 4xx");
+        let mut parts = kind_and_headers.split(" + ");
+        let kind = parts.next().unwrap_or("-");
+        let headers = parts
+            .map(|h| {
+                let (k, v) = h
+                    .split_once(':')
+                    .unwrap_or_else(|| panic!("{at}: '{h}' is not a header"));
+                (k.trim().to_string(), v.trim().to_string())
+            })
+            .collect();
         entries.push(Entry {
             at,
             status,
@@ -80,6 +97,7 @@ fn corpus() -> Vec<Entry> {
                 "json" => Some("application/json".to_string()),
                 other => Some(other.to_string()),
             },
+            headers,
             body: rest.first().map_or_else(Vec::new, |b| expand(b)),
         });
     }
@@ -102,12 +120,18 @@ async fn answer(app: &axum::Router, req: Request<Body>, at: &str) -> (StatusCode
 
 #[tokio::test]
 async fn every_bad_request_is_refused_by_name_and_the_server_carries_on() {
-    let app = router(Limits::default());
+    let app = router(&ServeConfig::default());
     let entries = corpus();
     assert!(entries.len() >= 60, "{} requests", entries.len());
     let mut wrong = Vec::new();
     for e in &entries {
         let mut req = Request::builder().method(e.method.as_str()).uri(&e.target);
+        if !e.headers.iter().any(|h| h.0.eq_ignore_ascii_case("host")) {
+            req = req.header("host", crate::common::HOST);
+        }
+        for (k, v) in e.headers.iter().filter(|h| !h.1.is_empty()) {
+            req = req.header(k.as_str(), v.as_str());
+        }
         if let Some(kind) = &e.content_type {
             req = req.header("content-type", kind);
         }
@@ -124,13 +148,13 @@ async fn every_bad_request_is_refused_by_name_and_the_server_carries_on() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 
     // Still serving: a position, and a search streamed to its `done` event with a move.
-    let req = Request::post("/api/position")
+    let req = request("POST", "/api/position")
         .header("content-type", "application/json")
         .body(Body::from(r#"{"game": "chess", "moves": ["e2e4"]}"#))
         .unwrap();
     let (status, v) = answer(&app, req, "after the corpus").await;
     assert_eq!(status, StatusCode::OK, "{v}");
-    let req = Request::get("/api/search?game=tictactoe&depth=9")
+    let req = request("GET", "/api/search?game=tictactoe&depth=9")
         .body(Body::empty())
         .unwrap();
     let res = app.clone().oneshot(req).await.unwrap();

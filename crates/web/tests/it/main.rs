@@ -2,4 +2,7 @@
 
 mod api;
 mod browser;
+mod common;
 mod corpus;
+mod hardening;
+mod wire;

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use duel_web::{Access, Limits, ServeConfig};
+use duel_web::{Access, Caps, ServeConfig};
 
 use crate::args;
 
@@ -112,7 +112,7 @@ pub fn serve(a: &ServeArgs, out: &mut dyn Write) -> Result<()> {
     let config = ServeConfig {
         host,
         port: a.port,
-        limits: Limits {
+        caps: Caps {
             max_searches: a.max_searches as usize,
             max_time: a.max_time,
             max_depth: a.max_depth,
@@ -121,7 +121,7 @@ pub fn serve(a: &ServeArgs, out: &mut dyn Write) -> Result<()> {
             max_tree_nodes: a.max_tree_nodes,
             max_connections: a.max_connections as usize,
             read_timeout: a.read_timeout,
-            ..Limits::default()
+            ..Caps::default()
         },
         access: Access {
             names,

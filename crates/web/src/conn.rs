@@ -4,8 +4,8 @@
 //! axum's `serve` sets no read deadline: a client that trickles its headers a byte at a time
 //! holds its connection, and its file descriptor, for ever. Here the headers of each request
 //! (and the wait for the next one on a kept-alive connection) must arrive within
-//! [`Limits::read_timeout`]; a body is held to the same by the body extractor
-//! (`crate::error::Body`). At [`Limits::max_connections`] (or fewer when the process may open
+//! [`Caps::read_timeout`]; a body is held to the same by the body extractor
+//! (`crate::error::Body`). At [`Caps::max_connections`] (or fewer when the process may open
 //! fewer files) the loop stops accepting until a connection closes, rather than failing on
 //! every accept.
 
@@ -22,7 +22,7 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
-use crate::Limits;
+use crate::Caps;
 
 /// The largest request head hyper reads (request line and headers), past which it refuses with
 /// 431: room for the longest request target hyper allows (64 KiB, past it 414) and headers.
@@ -37,9 +37,9 @@ fn open_files_limit() -> Option<usize> {
 
 /// Connections served at once: the cap, kept below the open-files limit with room for the
 /// listener, the search threads' files and the standard streams.
-fn connection_cap(limits: &Limits) -> usize {
+fn connection_cap(caps: &Caps) -> usize {
     let files = open_files_limit().map_or(usize::MAX, |n| n.saturating_sub(16).max(1));
-    limits.max_connections.clamp(1, files)
+    caps.max_connections.clamp(1, files)
 }
 
 /// Serves `app` on `listener` until `shutdown` completes; connections open then are left to
@@ -47,11 +47,11 @@ fn connection_cap(limits: &Limits) -> usize {
 pub(crate) async fn serve(
     listener: TcpListener,
     app: Router,
-    limits: &Limits,
+    caps: &Caps,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) {
-    let permits = Arc::new(Semaphore::new(connection_cap(limits)));
-    let read_timeout = limits.read_timeout;
+    let permits = Arc::new(Semaphore::new(connection_cap(caps)));
+    let read_timeout = caps.read_timeout;
     let mut shutdown = std::pin::pin!(shutdown);
     loop {
         let permit = tokio::select! {

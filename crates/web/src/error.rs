@@ -75,7 +75,7 @@ impl<T: DeserializeOwned> FromRequest<Arc<AppState>> for Body<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &Arc<AppState>) -> Result<Self, ApiError> {
-        let wait = state.limits.read_timeout;
+        let wait = state.caps.read_timeout;
         match tokio::time::timeout(wait, Json::<T>::from_request(req, state)).await {
             Ok(Ok(Json(v))) => Ok(Body(v)),
             Ok(Err(rejection)) => Err(json_rejection(rejection)),

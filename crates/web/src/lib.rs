@@ -17,7 +17,7 @@
 //! | `POST /api/compare` | every algorithm side by side on the position |
 //! | `POST /api/tree` | the tree a reference algorithm explored, with alpha and beta |
 //!
-//! Limits ([`Limits`]) keep one page from taking the machine: caps on depth, nodes, time,
+//! The caps ([`Caps`]) keep one page from taking the machine: caps on depth, nodes, time,
 //! tree and comparison sizes, concurrent searches, connections, request size and the time a
 //! request may take to arrive; a search whose page goes away is stopped. [`Access`] keeps
 //! other web pages out: see [`access`]'s doc for the rules.
@@ -47,7 +47,7 @@ pub use error::ApiError;
 /// The caps every request is held to. Searches asking for more are refused with a 400 that
 /// names the cap, rather than quietly cut down.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limits {
+pub struct Caps {
     /// Deepest engine search.
     pub max_depth: u32,
     /// Most nodes of one engine search.
@@ -71,9 +71,9 @@ pub struct Limits {
     pub read_timeout: Duration,
 }
 
-impl Default for Limits {
+impl Default for Caps {
     fn default() -> Self {
-        Limits {
+        Caps {
             max_depth: 64,
             max_nodes: 500_000_000,
             max_time: Duration::from_secs(300),
@@ -97,7 +97,7 @@ pub struct ServeConfig {
     /// The port (0: any free port, told when bound).
     pub port: u16,
     /// The caps.
-    pub limits: Limits,
+    pub caps: Caps,
     /// Which names the server answers to and the token it asks for.
     pub access: Access,
 }
@@ -107,7 +107,7 @@ impl Default for ServeConfig {
         ServeConfig {
             host: IpAddr::V4(Ipv4Addr::LOCALHOST),
             port: 8080,
-            limits: Limits::default(),
+            caps: Caps::default(),
             access: Access::default(),
         }
     }
@@ -115,7 +115,7 @@ impl Default for ServeConfig {
 
 /// What every handler shares.
 pub(crate) struct AppState {
-    pub limits: Limits,
+    pub caps: Caps,
     pub access: Access,
     /// One permit per search allowed to run.
     pub searches: Arc<Semaphore>,
@@ -124,14 +124,14 @@ pub(crate) struct AppState {
     pub next_id: AtomicU64,
 }
 
-/// The whole site: the page, its assets and the API, with `config`'s limits and access rules
+/// The whole site: the page, its assets and the API, with `config`'s caps and access rules
 /// applied (its address is not used: [`Bound`] binds it).
 pub fn router(config: &ServeConfig) -> Router {
-    let limits = config.limits;
+    let caps = config.caps;
     let state = Arc::new(AppState {
-        limits,
+        caps,
         access: config.access.clone(),
-        searches: Arc::new(Semaphore::new(limits.max_searches)),
+        searches: Arc::new(Semaphore::new(caps.max_searches)),
         running: Mutex::new(HashMap::new()),
         next_id: AtomicU64::new(1),
     });
@@ -150,7 +150,7 @@ pub fn router(config: &ServeConfig) -> Router {
         .route("/api/tree", post(search::tree))
         .fallback(error::not_found)
         .method_not_allowed_fallback(error::method_not_allowed)
-        .layer(DefaultBodyLimit::max(limits.max_body))
+        .layer(DefaultBodyLimit::max(caps.max_body))
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             access::guard,
@@ -204,7 +204,7 @@ impl Bound {
         shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> Result<(), ServeError> {
         let app = router(&self.config);
-        conn::serve(self.listener, app, &self.config.limits, shutdown).await;
+        conn::serve(self.listener, app, &self.config.caps, shutdown).await;
         Ok(())
     }
 }

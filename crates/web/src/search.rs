@@ -34,7 +34,7 @@ fn permit(st: &AppState) -> Result<OwnedSemaphorePermit, ApiError> {
             status: axum::http::StatusCode::TOO_MANY_REQUESTS,
             message: format!(
                 "{} searches are running already (the server's limit); stop one or try again",
-                st.limits.max_searches
+                st.caps.max_searches
             ),
         })
 }
@@ -61,10 +61,10 @@ fn reference_depth(depth: u32, st: &AppState) -> Result<u32, ApiError> {
     if depth == 0 {
         return Err(ApiError::bad("depth must be at least 1"));
     }
-    if depth > st.limits.max_depth {
+    if depth > st.caps.max_depth {
         return Err(ApiError::bad(format!(
             "depth {depth} is above the server's cap of {}",
-            st.limits.max_depth
+            st.caps.max_depth
         )));
     }
     Ok(depth)
@@ -149,7 +149,7 @@ pub struct SearchQuery {
 
 /// The search's limits within the server's caps, or a 400 naming the cap exceeded.
 fn limits(q: &SearchQuery, st: &AppState) -> Result<duel_engine::Limits, ApiError> {
-    let caps = &st.limits;
+    let caps = &st.caps;
     if q.depth == Some(0) {
         return Err(ApiError::bad("depth must be at least 1"));
     }
@@ -301,10 +301,10 @@ pub async fn search(
         config.multipv = k;
     }
     if let Some(t) = q.threads {
-        if t == 0 || t > st.limits.max_threads {
+        if t == 0 || t > st.caps.max_threads {
             return Err(ApiError::bad(format!(
                 "threads must be between 1 and the server's cap of {}",
-                st.limits.max_threads
+                st.caps.max_threads
             )));
         }
         config.threads = t;
@@ -395,11 +395,11 @@ pub async fn evals(
         )));
     }
     let total = nodes.saturating_mul(positions as u64);
-    if total > st.limits.max_nodes {
+    if total > st.caps.max_nodes {
         return Err(ApiError::bad(format!(
             "nodes {nodes} for each of {positions} positions is {total} in all, above the \
              server's cap of {}",
-            st.limits.max_nodes
+            st.caps.max_nodes
         )));
     }
     // Every move is checked before the work starts, so a bad one is a 422 at once.
@@ -417,7 +417,7 @@ pub async fn evals(
     config.tt_mb = table_mb(&per_position, config.tt_mb);
     let permit = permit(&st)?;
     let stop = Stop::new(s.stop_flag());
-    let max_time = st.limits.max_time;
+    let max_time = st.caps.max_time;
     let moves = r.moves;
     stream(&st, permit, stop, move |tx, stop| {
         let start = std::time::Instant::now();
@@ -494,7 +494,7 @@ pub async fn compare(
     let depth = reference_depth(r.depth, &st)?;
     let at = r.at();
     let s = off_thread(move || open(&at)).await?;
-    let cap = st.limits.max_compare_nodes;
+    let cap = st.caps.max_compare_nodes;
     let permit = permit(&st)?;
     let rows = blocking(permit, move || -> Result<Value, ApiError> {
         if s.minimax_nodes(depth, cap).is_none() {
@@ -620,7 +620,7 @@ pub async fn tree(
     let depth = reference_depth(r.depth, &st)?;
     let at = r.at();
     let s = off_thread(move || open(&at)).await?;
-    let cap = st.limits.max_tree_nodes;
+    let cap = st.caps.max_tree_nodes;
     let permit = permit(&st)?;
     let out = blocking(permit, move || -> Result<TreeOut, ApiError> {
         let mover = s.side_to_move();

@@ -4,12 +4,12 @@ use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use duel_web::{router, Limits, ServeConfig};
+use duel_web::{router, Caps, ServeConfig};
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
-use crate::common::{request, with_limits};
+use crate::common::{request, with_caps};
 
 fn app() -> axum::Router {
     router(&ServeConfig::default())
@@ -334,11 +334,11 @@ async fn a_search_streams_each_iteration_then_its_move() {
 
 #[tokio::test]
 async fn searches_beyond_the_caps_or_of_bad_positions_are_refused() {
-    let app = with_limits(Limits {
+    let app = with_caps(Caps {
         max_depth: 10,
         max_nodes: 1000,
         max_time: Duration::from_secs(5),
-        ..Limits::default()
+        ..Caps::default()
     });
     for (query, words) in [
         (
@@ -407,9 +407,9 @@ async fn stop_ends_a_search_with_its_best_move_so_far() {
 async fn a_search_whose_page_goes_away_stops_and_frees_its_slot() {
     // One slot: a second search is refused while the first runs, and served once the first
     // page is gone.
-    let app = with_limits(Limits {
+    let app = with_caps(Caps {
         max_searches: 1,
-        ..Limits::default()
+        ..Caps::default()
     });
     let (_, body) = started(search(&app, "game=chess").await).await;
     freed_when_dropped(&app, body).await;

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use duel_web::{Access, Bound, Limits, ServeConfig};
+use duel_web::{Access, Bound, Caps, ServeConfig};
 use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
@@ -260,13 +260,13 @@ impl Page {
 }
 
 /// Runs `body` on a fresh page; a failure leaves a screenshot and fails the test.
-async fn run<F, Fut>(name: &'static str, limits: Limits, body: F)
+async fn run<F, Fut>(name: &'static str, caps: Caps, body: F)
 where
     F: FnOnce(&'static Page) -> Fut,
     Fut: Future<Output = Res>,
 {
     let config = ServeConfig {
-        limits,
+        caps,
         ..ServeConfig::default()
     };
     run_with(name, config, &[], body).await;
@@ -297,7 +297,7 @@ where
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_whole_tic_tac_toe_game_by_clicks() {
-    run("tictactoe_game", Limits::default(), |p| async move {
+    run("tictactoe_game", Caps::default(), |p| async move {
         p.goto("?game=tictactoe").await?;
         p.set_value("#limit-value", "9").await?;
         for _ in 0..5 {
@@ -359,7 +359,7 @@ async fn a_whole_tic_tac_toe_game_by_clicks() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_chess_move_by_drag_and_by_clicks_and_the_engine_answers() {
-    run("chess_move", Limits::default(), |p| async move {
+    run("chess_move", Caps::default(), |p| async move {
         p.goto("?game=chess").await?;
         p.set_value("#limit-value", "3").await?;
         // e2 (cell 52) dragged to e4 (cell 36).
@@ -412,7 +412,7 @@ async fn a_chess_move_by_drag_and_by_clicks_and_the_engine_answers() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_illegal_move_is_refused_with_its_reason() {
-    run("illegal_move", Limits::default(), |p| async move {
+    run("illegal_move", Caps::default(), |p| async move {
         p.goto("?game=chess").await?;
         // e2 to e5: the pawn cannot go there; the server's reason is shown.
         p.click("#cell-52").await?;
@@ -441,7 +441,7 @@ async fn an_illegal_move_is_refused_with_its_reason() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn analysis_lines_appear_live_and_stop() {
-    run("analysis", Limits::default(), |p| async move {
+    run("analysis", Caps::default(), |p| async move {
         p.goto("?game=chess").await?;
         p.click("#tab-analyse").await?;
         p.set_value("#multipv", "2").await?;
@@ -486,7 +486,7 @@ async fn analysis_lines_appear_live_and_stop() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_tree_view_shows_the_cut_branches_and_steps_through_the_search() {
-    run("tree", Limits::default(), |p| async move {
+    run("tree", Caps::default(), |p| async move {
         p.goto("?game=tictactoe").await?;
         p.click("#tab-learn").await?;
         p.set_value("#learn-depth", "2").await?;
@@ -547,11 +547,11 @@ async fn the_tree_view_shows_the_cut_branches_and_steps_through_the_search() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn closing_a_page_stops_its_search() {
     // One search slot: after the page that held it goes away, another request gets it.
-    let limits = Limits {
+    let caps = Caps {
         max_searches: 1,
-        ..Limits::default()
+        ..Caps::default()
     };
-    run("close_page", limits, |p| async move {
+    run("close_page", caps, |p| async move {
         p.goto("?game=chess").await?;
         p.click("#tab-analyse").await?;
         p.click("#analyse-start").await?;
@@ -594,7 +594,7 @@ async fn compare_gets_a_slot(base: &str) -> Res<bool> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_game_is_drawn_and_takes_a_click() {
-    run("every_game", Limits::default(), |p| async move {
+    run("every_game", Caps::default(), |p| async move {
         for g in duel_engine::games() {
             p.goto(&format!("?game={}", g.name)).await?;
             p.select("#player-second", "human").await?;
@@ -634,7 +634,7 @@ async fn every_game_is_drawn_and_takes_a_click() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "a measurement: prints figures"]
 async fn first_line_latency() {
-    run("first_line", Limits::default(), |p| async move {
+    run("first_line", Caps::default(), |p| async move {
         println!("page weight: {} bytes", duel_web::page_weight());
         let games: Vec<String> = duel_engine::games()
             .iter()
@@ -752,12 +752,12 @@ async fn first_info_once(base: &str, game: &str) -> Res<Option<f64>> {
 /// search slot, starts no search for any of them, and refuses the rebound name.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn another_sites_page_cannot_drive_the_engine() {
-    let limits = Limits {
+    let caps = Caps {
         max_searches: 1,
-        ..Limits::default()
+        ..Caps::default()
     };
     let config = ServeConfig {
-        limits,
+        caps,
         ..ServeConfig::default()
     };
     // The name that the attacker rebinds to this machine.

@@ -3,7 +3,7 @@
 
 use axum::http::request::Builder;
 use axum::http::Request;
-use duel_web::{router, Limits, ServeConfig};
+use duel_web::{router, Caps, ServeConfig};
 
 /// The Host the tests' requests name: the default address.
 pub const HOST: &str = "127.0.0.1:8080";
@@ -17,9 +17,9 @@ pub fn request(method: &str, uri: impl AsRef<str>) -> Builder {
 }
 
 /// The router with these caps and the default access rules.
-pub fn with_limits(limits: Limits) -> axum::Router {
+pub fn with_caps(caps: Caps) -> axum::Router {
     router(&ServeConfig {
-        limits,
+        caps,
         ..ServeConfig::default()
     })
 }

@@ -6,21 +6,21 @@ use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::http::{header, StatusCode};
-use duel_web::{router, Access, Limits, ServeConfig};
+use duel_web::{router, Access, Caps, ServeConfig};
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
 use crate::api::{events, freed_when_dropped, post, refused, send, started};
-use crate::common::{request, with_limits};
+use crate::common::{request, with_caps};
 
 /// Item 1: a depth past the cap is refused before anything is sized by it, on both reference
 /// endpoints, and the server's own cap applies there as to the engine search.
 #[tokio::test]
 async fn reference_depths_are_held_to_the_cap() {
-    let app = with_limits(Limits {
+    let app = with_caps(Caps {
         max_depth: 5,
-        ..Limits::default()
+        ..Caps::default()
     });
     for depth in [6, 1000, u32::MAX] {
         refused(
@@ -128,9 +128,9 @@ async fn only_the_servers_own_names_are_answered() {
 /// search starts: with one search slot, the slot is still free afterwards.
 #[tokio::test]
 async fn another_sites_requests_start_nothing() {
-    let app = with_limits(Limits {
+    let app = with_caps(Caps {
         max_searches: 1,
-        ..Limits::default()
+        ..Caps::default()
     });
     let host = ("host", crate::common::HOST);
     for site in ["cross-site", "same-site"] {
@@ -270,9 +270,9 @@ fn knights(n: usize) -> Vec<&'static str> {
 /// Item 3: the graph's searches stop at `/api/stop`, with what they found so far.
 #[tokio::test]
 async fn the_graph_stops_when_asked() {
-    let app = with_limits(Limits {
+    let app = with_caps(Caps {
         max_searches: 1,
-        ..Limits::default()
+        ..Caps::default()
     });
     let (id, body) = started(long_graph(&app, 200).await).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
@@ -290,9 +290,9 @@ async fn the_graph_stops_when_asked() {
 /// Item 3: a graph whose page goes away frees its slot, as a search does.
 #[tokio::test]
 async fn a_graph_whose_page_goes_away_frees_its_slot() {
-    let app = with_limits(Limits {
+    let app = with_caps(Caps {
         max_searches: 1,
-        ..Limits::default()
+        ..Caps::default()
     });
     let (_, body) = started(long_graph(&app, 400).await).await;
     freed_when_dropped(&app, body).await;
@@ -302,10 +302,10 @@ async fn a_graph_whose_page_goes_away_frees_its_slot() {
 /// positions together.
 #[tokio::test]
 async fn the_graph_keeps_to_the_time_and_node_caps() {
-    let app = with_limits(Limits {
+    let app = with_caps(Caps {
         max_time: Duration::from_millis(700),
         max_nodes: 50_000_000,
-        ..Limits::default()
+        ..Caps::default()
     });
     let t = Instant::now();
     let ev = events(long_graph(&app, 40).await).await;
@@ -330,7 +330,7 @@ async fn the_graph_keeps_to_the_time_and_node_caps() {
 /// refused by name before it starts.
 #[tokio::test]
 async fn the_widest_comparison_allowed_runs_and_a_wider_one_is_refused() {
-    let app = crate::common::with_limits(Limits::default());
+    let app = crate::common::with_caps(Caps::default());
     let (status, v) = post(
         &app,
         "/api/compare",
@@ -359,7 +359,7 @@ async fn the_widest_comparison_allowed_runs_and_a_wider_one_is_refused() {
 /// is a 404.
 #[tokio::test]
 async fn refusals_are_json_with_the_documented_status() {
-    let app = crate::common::with_limits(Limits::default());
+    let app = crate::common::with_caps(Caps::default());
     for body in [
         json!({ "game": 7 }),
         json!({ "game": "chess", "colour": "white" }),
@@ -379,7 +379,7 @@ async fn refusals_are_json_with_the_documented_status() {
 /// chess and xiangqi, as GGF does for Othello.
 #[tokio::test]
 async fn records_carry_the_players_names() {
-    let app = crate::common::with_limits(Limits::default());
+    let app = crate::common::with_caps(Caps::default());
     for (game, moves, want) in [
         (
             "chess",

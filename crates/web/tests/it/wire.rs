@@ -5,16 +5,16 @@
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use duel_web::{Bound, Limits, ServeConfig};
+use duel_web::{Bound, Caps, ServeConfig};
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 /// A server on a free loopback port with these caps, serving until the test ends.
-async fn server(limits: Limits) -> SocketAddr {
+async fn server(caps: Caps) -> SocketAddr {
     let bound = Bound::bind(&ServeConfig {
         port: 0,
-        limits,
+        caps,
         ..ServeConfig::default()
     })
     .await
@@ -50,7 +50,7 @@ fn answer(text: &str) -> (u16, Value) {
 /// Item 7: what hyper refuses before any handler sees it is JSON too.
 #[tokio::test]
 async fn requests_hyper_cannot_read_are_refused_in_json() {
-    let addr = server(Limits::default()).await;
+    let addr = server(Caps::default()).await;
     let long = format!(
         "GET /{} HTTP/1.1\r\nHost: {addr}\r\n\r\n",
         "x".repeat(70_000)
@@ -94,10 +94,10 @@ async fn requests_hyper_cannot_read_are_refused_in_json() {
     assert_eq!(answer(&ok).0, 200);
 }
 
-fn quick() -> Limits {
-    Limits {
+fn quick() -> Caps {
+    Caps {
         read_timeout: Duration::from_millis(300),
-        ..Limits::default()
+        ..Caps::default()
     }
 }
 
@@ -154,7 +154,7 @@ async fn slow_requests_are_dropped() {
 /// they are dropped.
 #[tokio::test]
 async fn trickling_clients_cannot_keep_others_out() {
-    let addr = server(Limits {
+    let addr = server(Caps {
         max_connections: 8,
         ..quick()
     })

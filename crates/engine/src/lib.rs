@@ -15,7 +15,6 @@
 //! ```
 
 mod error;
-mod protocols;
 mod registry;
 mod report;
 mod session;
@@ -29,10 +28,11 @@ pub use duel_core::{
     BoardStyle, BoardView, GameInfo, MoveCells, Outcome, Piece, RecordInfo, Score, Side,
     SolverStopped,
 };
+/// The kind of value a table entry holds ([`TableProbe::bound`]).
+pub use duel_search::tt::Bound;
 pub use duel_search::{tree, Reference, Stats, TreeNode};
 pub use duel_search::{Limits, SearchConfig, Searcher};
 pub use error::EngineError;
-pub use protocols::{gomocup, nboard, ucci, uci};
 pub use registry::{
     evaluators, game, game_name, games, open, open_with, split_variant, with_game, GameEntry,
     GameVisitor,
@@ -42,10 +42,6 @@ pub use report::{
     TREE_ALGORITHMS,
 };
 pub use session::{GameSession, Session, TableProbe};
-
-/// Othello positions with at most this many empty squares are solved exactly by `analyze`
-/// and `play` (`nboard` solves from further: `nboard::SOLVE_EMPTIES`).
-pub const OTHELLO_SOLVE_EMPTIES: u32 = duel_othello::QUICK_SOLVE_EMPTIES;
 
 /// The largest transposition table any front end accepts, in MiB (UCI's `Hash`, the CLI's
 /// `--hash`). A size the machine cannot give is refused when it is set.

@@ -25,9 +25,9 @@ use duel_protocol::ucci::{self as proto, OptionKind, Reply};
 use duel_protocol::uci::{self, Command, Go, Reply as UciReply, Score as UciScore};
 use duel_protocol::ParseError;
 
-use super::io::{lines, output, send};
-use super::uci::{Dialect, Uci, UciOptions};
-use crate::{EngineError, Score};
+use crate::io::{lines, output, send};
+use crate::uci::{Dialect, Uci, UciOptions};
+use duel_engine::{EngineError, Score};
 
 /// The loop's settings: the engine's name and the game (xiangqi is what UCCI GUIs load).
 pub type UcciOptions = UciOptions;
@@ -48,7 +48,7 @@ fn ucci_name(uci_name: &str) -> String {
 }
 
 /// The UCI loop's `reply` in UCCI's words (none, one or several lines).
-pub(super) fn replies(reply: UciReply) -> Vec<Reply> {
+pub(crate) fn replies(reply: UciReply) -> Vec<Reply> {
     match reply {
         UciReply::IdName(n) => vec![Reply::Id {
             key: "name",
@@ -326,7 +326,7 @@ impl Ucci {
             Ok(found) => {
                 let (mut lower, mut upper, mut best) = (None, None, None);
                 if let Some(t) = found {
-                    use duel_search::tt::Bound;
+                    use duel_engine::Bound;
                     let v = (t.value.0, t.depth);
                     match t.bound {
                         Bound::Lower => lower = Some(v),

@@ -5,7 +5,7 @@
 //! same loop serves any game whose moves and positions are text (`d`, `go perft` and `bench`
 //! included).
 //!
-//! Threads: one reads the input ([`super::io::lines`]); the loop handles the lines in order;
+//! Threads: one reads the input ([`crate::io::lines`]); the loop handles the lines in order;
 //! `go` (and `go perft`, `bench`) moves the session to a worker thread, which sends the `info`
 //! lines and the `bestmove` and hands the session back. While the worker runs, `stop`,
 //! `ponderhit`, `isready`, `debug`, `position` and `quit` are handled at once, and every command
@@ -14,7 +14,7 @@
 //! deaf to `isready` and `stop` until then, for good after a bare `go`. `position` is kept and
 //! applied when the search ends, as GUIs send it before the `go` that follows a ponder miss.
 //!
-//! Time: with a clock, [`crate::timeman::budget`] gives a soft limit (no iteration starts after
+//! Time: with a clock, [`duel_engine::timeman::budget`] gives a soft limit (no iteration starts after
 //! it) and a hard one (the search stops there). Pondering has neither until `ponderhit`; from
 //! then the time since `go` counts, as it does in Stockfish, so a long ponder makes the move
 //! come sooner, never later.
@@ -31,16 +31,16 @@ use duel_protocol::uci::{
     Score as UciScore, Start,
 };
 
-use super::io::{lines, output, send, Out};
-use crate::timeman::{budget, Budget, Clock, Trend};
-use crate::{evaluators, open, open_with, EngineError, Limits, Score, SearchReport, Session};
+use crate::io::{lines, output, send, Out};
+use duel_engine::timeman::{budget, Budget, Clock, Trend};
+use duel_engine::{evaluators, open, open_with, EngineError, Limits, Score, SearchReport, Session};
 
 /// Settings of the loop.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UciOptions {
     /// The engine's name, as `id name` tells the GUI.
     pub name: String,
-    /// The game (its canonical name, see [`crate::game_name`]).
+    /// The game (its canonical name, see [`duel_engine::game_name`]).
     pub game: &'static str,
 }
 
@@ -56,15 +56,15 @@ impl Default for UciOptions {
 /// Option limits. The table's bound is the facade's; a size within it that the machine cannot
 /// give is refused when set, and the old table kept.
 const HASH_DEFAULT: i64 = 16;
-const HASH_MAX: i64 = crate::HASH_MAX_MB as i64;
+const HASH_MAX: i64 = duel_engine::HASH_MAX_MB as i64;
 const THREADS_MAX: usize = 64;
 const MULTIPV_MAX: i64 = 256;
 const OVERHEAD_DEFAULT: i64 = 10;
 const OVERHEAD_MAX: i64 = 5_000;
 
-/// The most search threads worth running ([`crate::threads_max`]), at most [`THREADS_MAX`].
+/// The most search threads worth running ([`duel_engine::threads_max`]), at most [`THREADS_MAX`].
 fn threads_max() -> usize {
-    crate::threads_max().min(THREADS_MAX)
+    duel_engine::threads_max().min(THREADS_MAX)
 }
 
 /// The score as UCI writes it: centipawns, or mate in moves (negative when mated).
@@ -132,7 +132,7 @@ struct Control {
     /// it is let finish, where one without any is stopped, having no other end.
     bounded: bool,
     /// The last iteration's best move and value, and how many iterations the move has
-    /// stayed the best: what the soft limit is scaled by ([`crate::timeman::soft_scale`]).
+    /// stayed the best: what the soft limit is scaled by ([`duel_engine::timeman::soft_scale`]).
     trend: Mutex<Trend>,
 }
 
@@ -195,27 +195,27 @@ impl Control {
 }
 
 /// Work under way on the worker thread.
-pub(super) struct Running {
+pub(crate) struct Running {
     handle: JoinHandle<Box<dyn Session>>,
     control: Arc<Control>,
     /// What it is, for the refusals: a search, a perft count or the bench.
     what: &'static str,
 }
 
-/// The protocol a loop speaks: UCI, or UCCI (`super::ucci`), which reads its own lines and
+/// The protocol a loop speaks: UCI, or UCCI (`crate::ucci`), which reads its own lines and
 /// has the same loop print its replies in UCCI's words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Dialect {
+pub(crate) enum Dialect {
     Uci,
     Ucci,
 }
 
 /// Sends `reply` as `dialect` writes it.
-pub(super) fn say(out: &Out, dialect: Dialect, reply: Reply) {
+pub(crate) fn say(out: &Out, dialect: Dialect, reply: Reply) {
     match dialect {
         Dialect::Uci => send(out, reply),
         Dialect::Ucci => {
-            for r in super::ucci::replies(reply) {
+            for r in crate::ucci::replies(reply) {
                 send(out, r);
             }
         }
@@ -232,13 +232,13 @@ fn rank_offset(dialect: Dialect, session: &dyn Session) -> i32 {
 }
 
 /// The loop's state.
-pub(super) struct Uci {
+pub(crate) struct Uci {
     opts: UciOptions,
-    pub(super) dialect: Dialect,
+    pub(crate) dialect: Dialect,
     out: Out,
     /// The session, here while no search runs.
-    pub(super) session: Option<Box<dyn Session>>,
-    pub(super) running: Option<Running>,
+    pub(crate) session: Option<Box<dyn Session>>,
+    pub(crate) running: Option<Running>,
     /// A `position` received while a search ran, applied once the session is back.
     pending: Option<Position>,
     overhead: Duration,
@@ -291,7 +291,7 @@ fn check_value(name: &str, value: Option<&str>) -> Result<bool, OptionError> {
 const EVAL_FILE_BUILT_IN: &str = "<built-in>";
 
 impl Uci {
-    pub(super) fn new(opts: UciOptions, out: Out, dialect: Dialect) -> Result<Self, EngineError> {
+    pub(crate) fn new(opts: UciOptions, out: Out, dialect: Dialect) -> Result<Self, EngineError> {
         let session = open(opts.game, None)?;
         Ok(Uci {
             opts,
@@ -308,17 +308,17 @@ impl Uci {
         })
     }
 
-    pub(super) fn error(&self, message: impl std::fmt::Display) {
+    pub(crate) fn error(&self, message: impl std::fmt::Display) {
         self.say(Reply::InfoString(format!("error: {message}")));
     }
 
     /// Where the loop writes.
-    pub(super) fn out(&self) -> &Out {
+    pub(crate) fn out(&self) -> &Out {
         &self.out
     }
 
     /// Sends `reply` in the loop's dialect.
-    pub(super) fn say(&self, reply: Reply) {
+    pub(crate) fn say(&self, reply: Reply) {
         say(&self.out, self.dialect, reply);
     }
 
@@ -329,7 +329,7 @@ impl Uci {
     }
 
     /// Whether a search runs that only `stop` (or `ponderhit`) can end.
-    pub(super) fn endless(&self) -> bool {
+    pub(crate) fn endless(&self) -> bool {
         self.running
             .as_ref()
             .is_some_and(|r| r.control.infinite || r.control.pondering.load(Ordering::Relaxed))
@@ -337,7 +337,7 @@ impl Uci {
 
     /// Ends the running search (stopping it first when `interrupt`) and takes the session back,
     /// with any pending position applied.
-    pub(super) fn finish(&mut self, interrupt: bool) {
+    pub(crate) fn finish(&mut self, interrupt: bool) {
         if let Some(r) = self.running.take() {
             if interrupt {
                 // The search clears the session's flag when it starts: set it until the worker
@@ -364,7 +364,7 @@ impl Uci {
     }
 
     /// Takes the session back from a worker that has answered; one still working keeps it.
-    pub(super) fn reclaim(&mut self) {
+    pub(crate) fn reclaim(&mut self) {
         if self
             .running
             .as_ref()
@@ -375,7 +375,7 @@ impl Uci {
     }
 
     /// The session, if no work is under way; else None, with the refusal said at once.
-    pub(super) fn session(&mut self, command: &str) -> Option<&mut Box<dyn Session>> {
+    pub(crate) fn session(&mut self, command: &str) -> Option<&mut Box<dyn Session>> {
         self.reclaim();
         if let Some(r) = &self.running {
             let what = r.what;
@@ -459,7 +459,7 @@ impl Uci {
         Ok(())
     }
 
-    pub(super) fn options(&self) -> Vec<Reply> {
+    pub(crate) fn options(&self) -> Vec<Reply> {
         let spin = |name: &str, default: i64, min: i64, max: i64| Reply::Option {
             name: name.into(),
             kind: OptionKind::Spin { default, min, max },
@@ -491,7 +491,10 @@ impl Uci {
             name: "UCI_Variant".into(),
             kind: OptionKind::Combo {
                 default: self.opts.game.to_string(),
-                vars: crate::games().iter().map(|g| g.name.to_string()).collect(),
+                vars: duel_engine::games()
+                    .iter()
+                    .map(|g| g.name.to_string())
+                    .collect(),
             },
         });
         let switches = self.session.as_ref().map_or(&[][..], |s| s.switches());
@@ -601,7 +604,7 @@ impl Uci {
 
     fn with_config(
         &mut self,
-        change: impl FnOnce(&mut crate::SearchConfig),
+        change: impl FnOnce(&mut duel_engine::SearchConfig),
     ) -> Result<(), EngineError> {
         match self.session.as_mut() {
             Some(s) => {
@@ -621,7 +624,7 @@ impl Uci {
     /// Plays another game from now on (`UCI_Variant`), at its start, with its default
     /// evaluator and search profile; the table's size, threads and lines are kept.
     fn set_game(&mut self, name: &str) -> Result<(), EngineError> {
-        let game = crate::game_name(name)?;
+        let game = duel_engine::game_name(name)?;
         if game == self.opts.game {
             return Ok(());
         }
@@ -674,7 +677,7 @@ impl Uci {
     }
 
     /// Handles one command; false ends the session.
-    pub(super) fn handle(&mut self, cmd: Command) -> bool {
+    pub(crate) fn handle(&mut self, cmd: Command) -> bool {
         match cmd {
             Command::Uci => {
                 self.say(Reply::IdName(self.opts.name.clone()));

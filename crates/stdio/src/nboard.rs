@@ -23,7 +23,7 @@
 //!
 //! Time ([`Pace`]): NBoard plays its engines by depth, and so does `go` by default. With a
 //! time per move (`--time`) or a game clock (`--tc`), `go` searches by iterative deepening
-//! until [`crate::timeman`]'s soft limit (scaled by how the search goes, [`Trend`]) or its
+//! until [`duel_engine::timeman`]'s soft limit (scaled by how the search goes, [`Trend`]) or its
 //! hard one. The solve near the end then starts as far from the end as the move's time
 //! allows ([`duel_othello::solve_reach`] of the soft limit, or of half a fixed time; at
 //! least `--solve-empties`) and stops at three quarters of the hard limit, leaving the rest
@@ -55,9 +55,9 @@ use duel_othello::ggf::parse_seconds;
 use duel_othello::{read_ggf, solve_reach, GgfGame, Move, Othello};
 use duel_protocol::nboard::{parse, Command, Reply};
 
-use super::io::{lines, output, send, Out};
-use crate::timeman::{budget, Budget, Clock, Trend};
-use crate::{open, EngineError, Limits, SearchConfig, Session};
+use crate::io::{lines, output, send, Out};
+use duel_engine::timeman::{budget, Budget, Clock, Trend};
+use duel_engine::{open, EngineError, Limits, SearchConfig, Session};
 
 /// How `go` spends its time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -168,9 +168,9 @@ pub fn hash_mb(text: &str) -> Result<usize> {
     }
 }
 
-/// Reads an NBoard selectivity level (`duel_engine::nboard::SELECTIVITY_LEVELS`).
+/// Reads an NBoard selectivity level (`duel_stdio::nboard::SELECTIVITY_LEVELS`).
 pub fn selectivity(text: &str) -> Result<u32> {
-    let levels = duel_engine::nboard::SELECTIVITY_LEVELS;
+    let levels = duel_stdio::nboard::SELECTIVITY_LEVELS;
     match text.trim().trim_end_matches('%').parse::<u32>() {
         Ok(n) if levels.iter().any(|l| l.0 == n) => Ok(n),
         _ => anyhow::bail!(

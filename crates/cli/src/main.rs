@@ -103,7 +103,7 @@ a position refused as too far from the end among them.")]
         #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=60))]
         depth: u32,
         /// Solve positions with at most this many empty squares exactly.
-        #[arg(long, value_name = "N", default_value_t = duel_engine::nboard::SOLVE_EMPTIES, value_parser = clap::value_parser!(u32).range(0..=24))]
+        #[arg(long, value_name = "N", default_value_t = duel_stdio::nboard::SOLVE_EMPTIES, value_parser = clap::value_parser!(u32).range(0..=24))]
         solve_empties: u32,
         /// Transposition table size in MiB.
         #[arg(long, value_name = "MB", default_value_t = 16, value_parser = args::hash_mb)]
@@ -118,11 +118,11 @@ a position refused as too far from the end among them.")]
         tc: Option<duel_arena::TimeControl>,
         /// Milliseconds kept back from the clock on every move for the pipes and the GUI (more
         /// when the game's move times show more).
-        #[arg(long, value_name = "MS", default_value_t = duel_engine::nboard::OVERHEAD.as_millis() as u64, value_parser = clap::value_parser!(u64).range(0..=10_000))]
+        #[arg(long, value_name = "MS", default_value_t = duel_stdio::nboard::OVERHEAD.as_millis() as u64, value_parser = clap::value_parser!(u64).range(0..=10_000))]
         move_overhead: u64,
         /// Selectivity of the midgame search, Multi-ProbCut's confidence in percent as Edax
         /// names its levels: 73, 87, 95, 98, 99, or 100 to search without it.
-        #[arg(long, value_name = "PCT", default_value_t = duel_engine::nboard::SELECTIVITY, value_parser = args::selectivity)]
+        #[arg(long, value_name = "PCT", default_value_t = duel_stdio::nboard::SELECTIVITY, value_parser = args::selectivity)]
         selectivity: u32,
         /// Play from an opening book and show its moves in hints: alone, the one built into
         /// duel; with a FILE, that book (new if the file does not exist), which NBoard's
@@ -231,12 +231,12 @@ fn main() -> ExitCode {
         Cli::parse()
     };
     if let Command::Gomocup { hash, eval } = cli.command {
-        let opts = duel_engine::gomocup::GomocupOptions {
+        let opts = duel_stdio::gomocup::GomocupOptions {
             tt_mb: hash,
             eval,
             ..Default::default()
         };
-        if let Err(e) = duel_engine::gomocup::run(std::io::stdin(), std::io::stdout(), opts) {
+        if let Err(e) = duel_stdio::gomocup::run(std::io::stdin(), std::io::stdout(), opts) {
             eprintln!("error: {e}");
             return ExitCode::FAILURE;
         }
@@ -256,7 +256,7 @@ fn main() -> ExitCode {
         book,
     } = cli.command
     {
-        use duel_engine::nboard::{BookChoice, Pace, RecordClock};
+        use duel_stdio::nboard::{BookChoice, Pace, RecordClock};
         let pace = match (time, tc) {
             (Some(t), _) => Pace::MoveTime(t),
             (None, Some(tc)) => match tc.movetime {
@@ -268,7 +268,7 @@ fn main() -> ExitCode {
             },
             (None, None) => Pace::Depth,
         };
-        let opts = duel_engine::nboard::NboardOptions {
+        let opts = duel_stdio::nboard::NboardOptions {
             default_depth: depth,
             solve_empties,
             tt_mb: hash,
@@ -283,7 +283,7 @@ fn main() -> ExitCode {
             },
             ..Default::default()
         };
-        if let Err(e) = duel_engine::nboard::run(std::io::stdin(), std::io::stdout(), opts) {
+        if let Err(e) = duel_stdio::nboard::run(std::io::stdin(), std::io::stdout(), opts) {
             eprintln!("error: {e}");
             return ExitCode::FAILURE;
         }
@@ -291,11 +291,11 @@ fn main() -> ExitCode {
     }
     if let Command::Ucci { game } = &cli.command {
         let result = duel_engine::game_name(game).and_then(|game| {
-            let opts = duel_engine::ucci::UcciOptions {
+            let opts = duel_stdio::ucci::UcciOptions {
                 game,
                 ..Default::default()
             };
-            duel_engine::ucci::run(std::io::stdin(), std::io::stdout(), opts)
+            duel_stdio::ucci::run(std::io::stdin(), std::io::stdout(), opts)
         });
         if let Err(e) = result {
             eprintln!("error: {e}");
@@ -305,11 +305,11 @@ fn main() -> ExitCode {
     }
     if let Command::Uci { game } = &cli.command {
         let result = duel_engine::game_name(game).and_then(|game| {
-            let opts = duel_engine::uci::UciOptions {
+            let opts = duel_stdio::uci::UciOptions {
                 game,
                 ..Default::default()
             };
-            duel_engine::uci::run(std::io::stdin(), std::io::stdout(), opts)
+            duel_stdio::uci::run(std::io::stdin(), std::io::stdout(), opts)
         });
         if let Err(e) = result {
             eprintln!("error: {e}");

@@ -4,12 +4,6 @@ use thiserror::Error;
 /// Why the engine refused a request. Every variant names the input that was wrong.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum EngineError {
-    /// Not one of Edax's selectivity levels (`duel nboard --selectivity`).
-    #[error("selectivity {0}%: the levels are 73, 87, 95, 98, 99 and 100")]
-    Selectivity(u32),
-    /// An opening book that cannot be read (`duel nboard --book`).
-    #[error("book {0}")]
-    Book(String),
     /// The game name is not one duel knows.
     #[error("unknown game '{name}' (known games: {known})")]
     UnknownGame {

@@ -348,6 +348,16 @@ enum Why {
         expected: &'static str,
         command: &'static str,
     },
+    #[error("'{0}' is not key=\"value\"")]
+    NotAPair(String),
+    #[error("'{0}' is not a key")]
+    NotAKey(String),
+    #[error("the value of '{0}' has no closing quote")]
+    Unclosed(String),
+    #[error("the value of '{0}' has a stray quote")]
+    StrayQuote(String),
+    #[error("',' expected after the value of '{key}', found '{found}'")]
+    NoComma { key: String, found: String },
 }
 
 /// A whole number of type `T` (a `u32`, `u64` or `i64`), or why `text` is not one.
@@ -797,30 +807,30 @@ impl fmt::Display for Reply {
 
 /// The `key="value"` pairs of an `ABOUT` answer, separated by commas; a value without quotes
 /// runs to the next comma.
-fn about_pairs(line: &str) -> Result<Vec<(String, String)>, String> {
+fn about_pairs(line: &str) -> Result<Vec<(String, String)>, Why> {
     let mut pairs = Vec::new();
     let mut rest = line.trim();
     while !rest.is_empty() {
         let Some((key, after)) = rest.split_once('=') else {
-            return Err(format!("'{}' is not key=\"value\"", shorten(rest)));
+            return Err(Why::NotAPair(shorten(rest)));
         };
         let key = key.trim();
         if key.is_empty() || key.contains(|c: char| c == ',' || c == '"' || c.is_whitespace()) {
-            return Err(format!("'{}' is not a key", shorten(key)));
+            return Err(Why::NotAKey(shorten(key)));
         }
         let after = after.trim_start();
         let (value, tail) = match after.strip_prefix('"') {
             Some(quoted) => {
                 let end = quoted
                     .find('"')
-                    .ok_or_else(|| format!("the value of '{key}' has no closing quote"))?;
+                    .ok_or_else(|| Why::Unclosed(key.to_string()))?;
                 (&quoted[..end], &quoted[end + 1..])
             }
             None => {
                 let end = after.find(',').unwrap_or(after.len());
                 let value = after[..end].trim_end();
                 if value.contains('"') {
-                    return Err(format!("the value of '{key}' has a stray quote"));
+                    return Err(Why::StrayQuote(key.to_string()));
                 }
                 (value, &after[end..])
             }
@@ -831,10 +841,10 @@ fn about_pairs(line: &str) -> Result<Vec<(String, String)>, String> {
             Some(next) => next.trim_start(),
             None if tail.is_empty() => "",
             None => {
-                return Err(format!(
-                    "',' expected after the value of '{key}', found '{}'",
-                    shorten(tail)
-                ))
+                return Err(Why::NoComma {
+                    key: key.to_string(),
+                    found: shorten(tail),
+                })
             }
         };
     }
@@ -876,7 +886,7 @@ impl Reply {
             }
             _ if line.contains('=') => about_pairs(line)
                 .map(Reply::About)
-                .map_err(|why| bad("ABOUT", why)),
+                .map_err(|why| bad("ABOUT", why.to_string())),
             _ => Err(ParseError::Unknown(shorten(word))),
         }
     }

@@ -1,6 +1,6 @@
 //! `duel-train book`: grows an Othello opening book by drop-out expansion
 //! ([`duel_othello::book`]), the leaves searched by `duel nboard`'s engine
-//! ([`duel_engine::nboard::book_leaf`]).
+//! ([`duel_stdio::nboard::book_leaf`]).
 //!
 //! Each round takes the `batch` cheapest candidates and the stale positions, searches them on
 //! `threads` sessions (task `i` on session `i % threads`, each search from a cleared table, so
@@ -13,9 +13,10 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use duel_core::Game;
-use duel_engine::{nboard, SearchConfig, Session};
+use duel_engine::{SearchConfig, Session};
 use duel_othello::book::{Book, Leaf};
 use duel_othello::{Move, Othello};
+use duel_stdio::nboard;
 
 /// The settings of a build.
 pub struct Plan {

@@ -4,14 +4,15 @@
 
 use std::path::{Path, PathBuf};
 
-/// The front ends' sources: the command line, the engine facade with its protocol loops (but
-/// for the registry itself), the arena, and the web server with its page.
+/// The front ends' sources: the command line, the engine facade (but for the registry
+/// itself), the protocol loops, the arena, and the web server with its page.
 fn front_end_sources() -> Vec<PathBuf> {
     let cli = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
     let mut dirs = vec![
         cli.join("src"),
         cli.join("../engine/src"),
+        cli.join("../stdio/src"),
         cli.join("../arena/src"),
         cli.join("../web/src"),
         cli.join("../web/assets"),

@@ -31,9 +31,9 @@ use duel_core::{Game, MoveError, Score};
 use duel_gomoku::{Cell, Gomoku, Rule, Variant};
 use duel_protocol::gomocup::{read_line, Command, Field, Info, Point, Reader, Reply};
 
-use super::io::{lines_split_by, output, send, Out};
-use crate::timeman::{budget, Clock};
-use crate::{open, EngineError, Limits, SearchConfig, SearchReport, Session};
+use crate::io::{lines_split_by, output, send, Out};
+use duel_engine::timeman::{budget, Clock};
+use duel_engine::{open, EngineError, Limits, SearchConfig, SearchReport, Session};
 
 /// Settings of the loop.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -23,7 +23,7 @@
 //!
 //! Time ([`Pace`]): NBoard plays its engines by depth, and so does `go` by default. With a
 //! time per move (`--time`) or a game clock (`--tc`), `go` searches by iterative deepening
-//! until [`crate::timeman`]'s soft limit (scaled by how the search goes, [`Trend`]) or its
+//! until [`duel_engine::timeman`]'s soft limit (scaled by how the search goes, [`Trend`](duel_engine::timeman::Trend)) or its
 //! hard one. The solve near the end then starts as far from the end as the move's time
 //! allows ([`duel_othello::solve_reach`] of the soft limit, or of half a fixed time; at
 //! least `--solve-empties`) and stops at three quarters of the hard limit, leaving the rest
@@ -39,8 +39,13 @@
 //! ([`NboardOptions::overhead`], or more if the GUI's times say so): that is kept back for
 //! every move still to come where the increment does not pay for it, so that at `2+0.02` on
 //! a loaded machine the clock is not spent before the end.
+//!
+//! The loop is here; the opening book (choosing it, reading it, `learn`) in `book`, and how
+//! an evaluation thinks (the clock, the solve near the end, the search) in `think`.
 
-use std::collections::BTreeMap;
+mod book;
+mod think;
+
 use std::io::{Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -49,15 +54,18 @@ use std::time::{Duration, Instant};
 
 use duel_core::solve::SolveGoal;
 pub use duel_core::RecordClock;
-use duel_core::{Game, MoveError, Score};
-use duel_othello::book::{Book, Leaf, EXACT_DEPTH};
+use duel_core::{Game, MoveError};
+use duel_engine::{open, EngineError, SearchConfig, Session};
+use duel_othello::book::{Book, EXACT_DEPTH};
 use duel_othello::ggf::parse_seconds;
-use duel_othello::{read_ggf, solve_reach, GgfGame, Move, Othello};
+use duel_othello::{read_ggf, GgfGame, Move, Othello};
 use duel_protocol::nboard::{parse, Command, Reply};
 
-use super::io::{lines, output, send, Out};
-use crate::timeman::{budget, Budget, Clock, Trend};
-use crate::{open, EngineError, Limits, SearchConfig, Session};
+pub use book::{book_leaf, BookChoice, BookError, LEARN_MIN_EMPTIES};
+use book::{lock, open_book};
+use think::{Job, OwnTimes, Think};
+
+use crate::io::{lines, output, send, Out};
 
 /// How `go` spends its time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -107,51 +115,6 @@ pub struct NboardOptions {
     pub book: BookChoice,
 }
 
-/// Which opening book the loop uses.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub enum BookChoice {
-    /// None: every move is searched (as in matches from XOT starts).
-    #[default]
-    None,
-    /// The book built into duel ([`duel_othello::book::COMMITTED`]); `learn` adds to it for
-    /// the session only.
-    Committed,
-    /// A book file, new when it does not exist yet; `learn` adds to it and writes it.
-    File(std::path::PathBuf),
-}
-
-/// `learn` adds the positions of a game down to this many empty squares (the committed book
-/// is grown to the same limit); past it the solver and the search take over.
-pub const LEARN_MIN_EMPTIES: u32 = 36;
-
-/// The book of `choice`, and a line for the GUI's status about it; an error when the file
-/// cannot be read or is no book.
-fn open_book(choice: &BookChoice) -> Result<Option<(Book, String)>, EngineError> {
-    let bad = |e: String| EngineError::Book(e);
-    Ok(match choice {
-        BookChoice::None => None,
-        BookChoice::Committed => {
-            let book = Book::from_bytes(duel_othello::book::COMMITTED)
-                .map_err(|e| bad(format!("the built-in book: {e}")))?;
-            let n = book.len();
-            Some((book, format!("book: built in, {n} positions")))
-        }
-        BookChoice::File(path) => match std::fs::read(path) {
-            Ok(bytes) => {
-                let book = Book::from_bytes(&bytes)
-                    .map_err(|e| bad(format!("{}: {e}", path.display())))?;
-                let n = book.len();
-                Some((book, format!("book: {}, {n} positions", path.display())))
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some((
-                Book::new(),
-                format!("book: {} is new; learn adds games to it", path.display()),
-            )),
-            Err(e) => return Err(bad(format!("{}: {e}", path.display()))),
-        },
-    })
-}
-
 /// Edax's selectivity levels: the confidence in percent, and the ProbCut threshold it means
 /// in hundredths of the measured sigma (`SearchConfig::probcut`; 0 is off).
 pub const SELECTIVITY_LEVELS: [(u32, i32); 6] = [
@@ -187,57 +150,28 @@ impl Default for NboardOptions {
     }
 }
 
-/// The pattern evaluator's units per disc: it predicts the final disc difference in 1/16ths.
-const UNITS_PER_DISC: f64 = 16.0;
-
-/// The value of a searched position in discs, from the side to move. Proven wins and losses
-/// without a disc count are shown as the most a game can be won or lost by.
-fn discs(score: Score) -> f64 {
-    if score.is_win() {
-        64.0
-    } else if score.is_loss() {
-        -64.0
-    } else {
-        f64::from(score.0) / UNITS_PER_DISC
-    }
-}
-
-/// A book's leaf searches ([`duel_othello::book::Leaf`]) on `session`: the best of the moves
-/// asked for, searched to `depth` from a cleared table, so that a value does not depend on
-/// the searches before it; its value rounded to whole discs. Stops with the session's flag.
-pub fn book_leaf(session: &mut dyn Session, depth: u32) -> impl Leaf + '_ {
-    let stop = session.stop_flag();
-    move |pos: &Othello, among: &[Move]| {
-        session.set_position(&pos.to_text(), &[]).ok()?;
-        session.new_game();
-        let among: Vec<String> = among.iter().map(Move::to_string).collect();
-        let limits = Limits {
-            depth: Some(depth),
-            ..Limits::default()
-        };
-        let report = session.search_among(&limits, &among, &mut |_| {}).ok()?;
-        if stop.load(Ordering::Relaxed) {
-            return None;
-        }
-        let mv = Move::parse(report.pv.first()?)?;
-        let depth = u8::try_from(report.depth).unwrap_or(u8::MAX);
-        Some((discs(report.value).round() as i32, mv, depth))
-    }
-}
-
-/// The book, whoever panicked while holding it: its nodes are only ever replaced whole.
-fn lock(book: &Mutex<Book>) -> std::sync::MutexGuard<'_, Book> {
-    book.lock().unwrap_or_else(|e| e.into_inner())
+/// Why the loop cannot start.
+#[derive(Debug, thiserror::Error)]
+pub enum NboardError {
+    /// Not one of Edax's selectivity levels (`duel nboard --selectivity`).
+    #[error("selectivity {0}%: the levels are 73, 87, 95, 98, 99 and 100")]
+    Selectivity(u32),
+    /// The opening book cannot be had (`duel nboard --book`).
+    #[error(transparent)]
+    Book(#[from] BookError),
+    /// The session refused the options (a table the machine cannot give).
+    #[error(transparent)]
+    Engine(#[from] EngineError),
 }
 
 /// An Othello session with the pattern evaluator and a table of `opts.tt_mb`, whose searches
 /// search: the loop solves with its own reach (`solve_empties`).
-fn open_session(opts: &NboardOptions) -> Result<Box<dyn Session>, EngineError> {
+fn open_session(opts: &NboardOptions) -> Result<Box<dyn Session>, NboardError> {
     let mut session = open(Othello::NAME, Some("pattern"))?;
     let probcut = SELECTIVITY_LEVELS
         .iter()
         .find(|l| l.0 == opts.selectivity)
-        .ok_or(EngineError::Selectivity(opts.selectivity))?
+        .ok_or(NboardError::Selectivity(opts.selectivity))?
         .1;
     let config = SearchConfig {
         tt_mb: opts.tt_mb,
@@ -259,139 +193,6 @@ fn open_session(opts: &NboardOptions) -> Result<Box<dyn Session>, EngineError> {
     Ok(session)
 }
 
-/// How long one evaluation may think.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Think {
-    /// To this depth, and stopped at the hard limit (a timed game's clock) if there is one.
-    Depth(u32, Option<Duration>),
-    /// Until the soft limit, scaled by the trend, or the hard one: a game clock.
-    Clock(Budget),
-    /// This long.
-    Fixed(Duration),
-}
-
-impl Think {
-    /// The hard limit, if any.
-    fn hard(self) -> Option<Duration> {
-        match self {
-            Think::Depth(_, guard) => guard,
-            Think::Clock(b) => Some(b.hard),
-            Think::Fixed(t) => Some(t),
-        }
-    }
-}
-
-/// What a worker job is given: the position, the depth, and where to answer.
-struct Job {
-    pos: Othello,
-    depth: u32,
-    /// How `go` thinks (`hint` and `analyze` search to `depth`).
-    think: Think,
-    solve_empties: u32,
-    out: Out,
-    start: Instant,
-}
-
-impl Job {
-    /// One evaluation of `pos` on `session`: exact within the solve threshold, a search
-    /// beyond it, to a depth or by the clock as `think` says. Returns (value in discs,
-    /// principal variation, plies searched), or None once stopped. An exact solve counts as a
-    /// search to the end: as many plies as empty squares, and its line is its best move.
-    /// With `to_play` (`go`), one square beyond the solve a proven win or draw is answered
-    /// with its bound; `hint` and `analyze` show values, so they never take a bound for one.
-    fn evaluate(
-        &self,
-        session: &mut dyn Session,
-        pos: &Othello,
-        think: Think,
-        to_play: bool,
-        stop: &AtomicBool,
-    ) -> Option<(f64, Vec<String>, u32)> {
-        if stop.load(Ordering::Relaxed) {
-            return None;
-        }
-        session
-            .set_position(&pos.to_text(), &[])
-            .expect("an Othello position reads back from its text");
-        // `--solve-empties` goes up to 24, where a solve takes a minute: `ping` must end it,
-        // through the session's stop flag. Timed, it has three quarters of the hard limit,
-        // and a search the rest.
-        let hard = think.hard();
-        let deadline = hard.map(|h| self.start + h * 3 / 4);
-        // On the clock, as far from the end as the move's time is expected to allow
-        // (NTest and Edax solve from 20 and more empties at their usual levels).
-        let reach = match think {
-            Think::Depth(..) => self.solve_empties,
-            Think::Clock(b) => self.solve_empties.max(solve_reach(b.soft)),
-            Think::Fixed(t) => self.solve_empties.max(solve_reach(t / 2)),
-        };
-        // Exact within the reach; one step further only the winner, and a proven loss is
-        // left to the search, whose move keeps the most chances against a fallible opponent.
-        let (goal, limit) = if to_play && pos.empties().count_ones() > reach && reach > 0 {
-            (SolveGoal::Outcome, reach + OUTCOME_EXTRA)
-        } else {
-            (SolveGoal::Exact, reach)
-        };
-        if let Some(solved) = session.solve_near_end(limit, goal, deadline) {
-            match solved {
-                Ok(s) => {
-                    let margin = s.margin.expect("the solver's report has its disc count");
-                    if goal == SolveGoal::Exact || margin >= 0 {
-                        return Some((f64::from(margin), s.pv, pos.empties().count_ones()));
-                    }
-                }
-                Err(_) if hard.is_none() || stop.load(Ordering::Relaxed) => return None,
-                Err(_) => {}
-            }
-        }
-        let left = |h: Duration| {
-            Some(
-                h.saturating_sub(self.start.elapsed())
-                    .max(Duration::from_millis(1)),
-            )
-        };
-        let limits = match think {
-            Think::Depth(d, guard) => Limits {
-                depth: Some(d),
-                time: guard.and_then(left),
-                ..Limits::default()
-            },
-            Think::Clock(b) => Limits::time(left(b.hard)?),
-            Think::Fixed(t) => Limits::time(left(t)?),
-        };
-        let mut trend = Trend::default();
-        let mut report = session
-            .search(&limits, &mut |it| {
-                send(
-                    &self.out,
-                    Reply::NodeStats {
-                        nodes: it.stats.nodes,
-                        seconds: self.start.elapsed().as_secs_f64(),
-                    },
-                );
-                if let Think::Clock(b) = think {
-                    if trend.past_soft(&it.best, it.value, &b, self.start.elapsed()) {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                }
-            })
-            .expect("a game in progress, searched at least a ply deep");
-        match think {
-            Think::Depth(depth, None) => {
-                if stop.load(Ordering::Relaxed) && report.depth < depth {
-                    return None;
-                }
-                report.pv.truncate(depth as usize);
-            }
-            // Stopped by the clock (or by `ping`, whose answer the GUI ignores): the best
-            // move the search has, if it has one.
-            _ if report.pv.is_empty() => return None,
-            _ => {}
-        }
-        Some((discs(report.value), report.pv, report.depth))
-    }
-}
-
 /// A move of a `set game` that cannot be played where it comes.
 #[derive(Debug, thiserror::Error)]
 #[error("move {index} of the game: {reason}")]
@@ -400,13 +201,6 @@ struct GameMoveError {
     index: usize,
     reason: MoveError,
 }
-
-/// How many of the engine's last moves its lag is taken from.
-const LAG_MOVES: usize = 6;
-
-/// The moves `go` answered and how long each took, by the number of moves before it, for a
-/// clock whose game gives no times.
-type OwnTimes = BTreeMap<usize, (Move, Duration)>;
 
 /// The loop's state.
 struct Nboard {
@@ -429,7 +223,7 @@ struct Nboard {
 }
 
 impl Nboard {
-    fn new(opts: NboardOptions, out: Out) -> Result<Self, EngineError> {
+    fn new(opts: NboardOptions, out: Out) -> Result<Self, NboardError> {
         let session = open_session(&opts)?;
         let (book, book_status) = match open_book(&opts.book)? {
             Some((book, status)) => (Some(Arc::new(Mutex::new(book))), Some(status)),
@@ -544,60 +338,6 @@ impl Nboard {
 
     fn own_times(&self) -> std::sync::MutexGuard<'_, OwnTimes> {
         self.own.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// How `go` thinks in the position now: by [`NboardOptions::pace`], within the game's
-    /// clock when it has one.
-    fn think(&self) -> Think {
-        let side = self.pos.side_to_move();
-        let own = self.own_times().clone();
-        let game = &self.game;
-        let own_time = |ply: usize| {
-            own.get(&ply)
-                .filter(|(mv, _)| game.moves.get(ply) == Some(mv))
-                .map(|&(_, t)| t)
-        };
-        // What a move costs beyond the search: the option, or more where the GUI's clock
-        // charged the engine's last moves more than the engine measured (the pipes and a
-        // loaded machine's scheduler), the most of the last few.
-        let lag = (own.keys().rev())
-            .filter_map(|&ply| {
-                Some(
-                    game.times
-                        .get(ply)
-                        .copied()??
-                        .saturating_sub(own_time(ply)?),
-                )
-            })
-            .take(LAG_MOVES)
-            .max()
-            .unwrap_or_default();
-        let overhead = self.opts.overhead.max(lag);
-        // Each move still to come costs that overhead too: where the increment does not pay
-        // for it, it is kept back for all of them (Othello knows how many: about half the
-        // empty squares), and never counted on to think. `budget` takes the overhead from
-        // the increment itself.
-        let moves_left = self.pos.empties().count_ones().div_ceil(2);
-        let budget_on = |c: RecordClock| {
-            let reserve = overhead.saturating_sub(c.increment) * moves_left;
-            let clock = Clock {
-                left: game.time_left_on(side, c, own_time).saturating_sub(reserve),
-                increment: c.increment,
-                moves_to_go: None,
-            };
-            budget(&clock, overhead)
-        };
-        // The game's clock, where the GUI sent one.
-        let game_clock = game.clocks[side as usize].map(budget_on);
-        match self.opts.pace {
-            Pace::Depth => Think::Depth(self.depth, game_clock.map(|b| b.hard)),
-            Pace::MoveTime(t) => {
-                let t = t.saturating_sub(overhead);
-                let t = game_clock.map_or(t, |b| t.min(b.hard));
-                Think::Fixed(t.max(Duration::from_millis(1)))
-            }
-            Pace::Clock(c) => Think::Clock(game_clock.unwrap_or_else(|| budget_on(c))),
-        }
     }
 
     /// Handles one command; false ends the session.
@@ -784,48 +524,6 @@ impl Nboard {
         });
     }
 
-    /// NBoard's `learn`: the game's positions join the book, down to [`LEARN_MIN_EMPTIES`],
-    /// each searched to the depth `set depth` gave; a book file is written. `learned` is the
-    /// answer whatever happens (the GUI waits for it), after a status line saying what did.
-    fn learn(&mut self) {
-        let Some(book) = self.book.clone() else {
-            send(
-                &self.out,
-                Reply::Status("no book to learn into (duel nboard --book FILE)".into()),
-            );
-            send(&self.out, Reply::Learned);
-            return;
-        };
-        let (start, moves) = (self.game.start.clone(), self.game.moves.clone());
-        let file = match &self.opts.book {
-            BookChoice::File(path) => Some(path.clone()),
-            _ => None,
-        };
-        self.spawn("learning", start, move |session, _stop, job| {
-            let mut leaf = book_leaf(session, job.depth);
-            let mut b = lock(&book);
-            let status = match b.learn(&job.pos, &moves, LEARN_MIN_EMPTIES, &mut leaf) {
-                Some(added) => format!("learned: {added} new positions, {} in all", b.len()),
-                None => format!("learn stopped; {} positions in all", b.len()),
-            };
-            let saved = file.map(|path| {
-                std::fs::write(&path, b.to_bytes())
-                    .map_err(|e| format!("book not written to {}: {e}", path.display()))
-            });
-            drop(b);
-            send(&job.out, Reply::Learned);
-            // The last status stays on NBoard's status bar: what learning did, or why the
-            // book was not written.
-            Some(match saved {
-                Some(Err(e)) => {
-                    eprintln!("duel nboard: {e}");
-                    format!("error: {e}")
-                }
-                _ => status,
-            })
-        });
-    }
-
     fn analyze(&mut self) {
         let moves = self.game.moves.clone();
         self.spawn(
@@ -872,7 +570,7 @@ pub fn run(
     input: impl Read + Send + 'static,
     output_stream: impl Write + Send + 'static,
     opts: NboardOptions,
-) -> Result<(), EngineError> {
+) -> Result<(), NboardError> {
     let out = output(output_stream);
     let mut nboard = Nboard::new(opts, out)?;
     for line in lines(input) {

@@ -30,7 +30,7 @@ impl<E: Estimate> Solver<E> {
 
     /// [`Solver::solve`] within `limits`, calling `progress` at the end of every stage and
     /// window, and every two seconds or so of a long one. Stopped by a limit (looked at every
-    /// [`CHECK_EVERY`] nodes), it returns the bounds the exact pass had proven; the table keeps
+    /// [`CHECK_EVERY`](super::CHECK_EVERY) nodes), it returns the bounds the exact pass had proven; the table keeps
     /// only what finished subtrees proved, so the solver stays usable. This is how a protocol
     /// loop interrupts a solve: `Limits { stop: Some(&flag), ..Limits::default() }`.
     pub fn solve_limited(

@@ -41,7 +41,7 @@ pub(super) const NEAR_MAX_EMPTIES: u32 = 10;
 /// 0.5% more nodes (2^15: in between; 2^13: no faster).
 pub(super) const NEAR_TT_BITS: u32 = 14;
 
-/// From this many empties up, [`Solver::solve`] guesses the value with a selective search and
+/// From this many empties up, [`Solver::solve`](super::Solver::solve) guesses the value with a selective search and
 /// searches a window around it first.
 pub const GUESS_MIN_EMPTIES: u32 = 18;
 
@@ -68,7 +68,7 @@ pub(super) const EXACT: u8 = SELECTIVITY.len() as u8;
 /// the selective passes (so what the table holds for them is exact whatever the pass).
 pub(super) const PROBCUT_MIN_EMPTIES: u32 = 12;
 
-/// From this many empties up, [`Solver::solve`] first runs the selective passes, which leave
+/// From this many empties up, [`Solver::solve`](super::Solver::solve) first runs the selective passes, which leave
 /// in the table the best moves the exact pass then tries first.
 pub const PROBCUT_ID_MIN_EMPTIES: u32 = 20;
 

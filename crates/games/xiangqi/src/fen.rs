@@ -214,6 +214,15 @@ pub(crate) fn write(board: &Board, clock: u32, fullmove: u32) -> String {
     format!("{out} {side} - - {clock} {fullmove}")
 }
 
+/// The board's FEN, without the clock and move number.
+impl std::fmt::Debug for Board {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let fen = write(self, 0, 1);
+        let board = fen.rsplitn(5, ' ').last().unwrap_or_default();
+        write!(f, "Board(\"{board}\")")
+    }
+}
+
 /// The FEN letter of a piece: Red in capitals.
 pub(crate) fn letter(p: Piece) -> char {
     match p.side {

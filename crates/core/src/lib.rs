@@ -16,6 +16,7 @@ mod score;
 mod view;
 
 pub mod conformance;
+pub mod features;
 pub mod perft;
 pub mod solve;
 pub mod weights;

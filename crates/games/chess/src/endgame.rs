@@ -27,6 +27,8 @@
 
 use cozy_chess::{BitBoard, Board, Color, File, Piece, Rank, Square};
 
+use crate::values::material;
+
 /// Full value, in 64ths.
 pub const FULL: i32 = 64;
 
@@ -147,7 +149,7 @@ fn rook_pawn_fortress(b: &Board, us: Color, pawns: BitBoard) -> bool {
     } else {
         (bishops & !dark).is_empty()
     };
-    wrong && crate::strong::distance(b.king(!us) as usize, queening as usize) <= 1
+    wrong && distance(b.king(!us) as usize, queening as usize) <= 1
 }
 
 /// What a won ending against a bare king is worth before the mate is in sight: more than any
@@ -200,15 +202,19 @@ pub fn mop_up(b: &Board) -> Option<i32> {
         };
         edge + 2 * off_diagonal
     };
-    let value = MOP_UP_BASE
-        + crate::eval::material(b, us)
-        + 25 * push
-        + 20 * (7 - crate::strong::distance(ours, theirs));
+    let value = MOP_UP_BASE + material(b, us) + 25 * push + 20 * (7 - distance(ours, theirs));
     Some(if b.side_to_move() == us {
         value
     } else {
         -value
     })
+}
+
+/// The king's distance (moves on an empty board) between two squares.
+pub(crate) fn distance(a: usize, b: usize) -> i32 {
+    let df = (a % 8) as i32 - (b % 8) as i32;
+    let dr = (a / 8) as i32 - (b / 8) as i32;
+    df.abs().max(dr.abs())
 }
 
 #[cfg(test)]

@@ -8,23 +8,8 @@ use cozy_chess::{BitBoard, Board, Color, Move, Piece, Rank, Square};
 use duel_core::Evaluator;
 
 use crate::see::see_at_least;
+use crate::values::{material, PHASE_MAX, PHASE_WEIGHTS, PIECE_VALUES};
 use crate::Chess;
-
-/// Piece values in centipawns, indexed by `Piece as usize` (pawn, knight, bishop, rook, queen,
-/// king). The king has no material value: both sides always have one.
-pub const PIECE_VALUES: [i32; 6] = [100, 320, 330, 500, 900, 0];
-
-/// Game phase weights per piece: 24 with all minor and major pieces on the board, 0 with none.
-const PHASE_WEIGHTS: [i32; 6] = [0, 1, 1, 2, 4, 0];
-const PHASE_MAX: i32 = 24;
-
-/// `color`'s material in centipawns ([`PIECE_VALUES`]).
-pub(crate) fn material(board: &Board, color: Color) -> i32 {
-    Piece::ALL
-        .iter()
-        .map(|&p| PIECE_VALUES[p as usize] * board.colored_pieces(color, p).len() as i32)
-        .sum()
-}
 
 /// The search hooks both evaluators share, as `Evaluator` methods.
 macro_rules! shared_hooks {

@@ -4,31 +4,40 @@
 //! rule that failed. The diagnosis never accepts or refuses anything: when it finds nothing
 //! more specific, the error is `cozy-chess`'s own.
 
-use std::fmt;
-
 use cozy_chess::{
     get_between_rays, get_bishop_moves, get_knight_moves, get_pawn_attacks, get_rook_moves,
     BitBoard, Board, Color, FenParseError, File, Piece, Rank, Square,
 };
 
 /// Why [`parse_fen`](crate::parse_fen) refused a FEN, as specific as the text allows. The
-/// [`Display`](fmt::Display) form is a sentence for the user, such as `two white kings (e1, e4)`.
-#[derive(Debug, Clone)]
+/// [`Display`](std::fmt::Display) form is a sentence for the user, such as `two white kings (e1, e4)`.
+#[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum FenError {
     /// Fewer than four fields or more than six (counted between runs of whitespace).
+    #[error("{}", field_count(*.found))]
     FieldCount {
         /// The number of fields found.
         found: usize,
     },
     /// Fields not separated by single spaces: two in a row, one at either end, or a tab.
+    #[error(
+        "fields must be separated by single spaces (not tabs or runs of spaces), with none at \
+         the start or end"
+    )]
     Spacing,
     /// A board field without eight ranks separated by `/`.
+    #[error("the board has {found} rank{}; a FEN board has 8, separated by '/'", plural(*.found))]
     RankCount {
         /// The number of ranks found.
         found: usize,
     },
     /// A rank whose pieces and digits do not add up to eight squares.
+    #[error(
+        "rank {} adds up to {squares} square{} instead of 8",
+        char::from(*.rank),
+        plural(*.squares)
+    )]
     RankLength {
         /// The rank, as chess names it (the FEN's first is the eighth).
         rank: Rank,
@@ -36,6 +45,11 @@ pub enum FenError {
         squares: usize,
     },
     /// A character in the board field that is neither a piece letter nor a digit.
+    #[error(
+        "unknown piece letter {found:?} on rank {} (pieces are PNBRQK for White, pnbrqk for \
+         Black; digits count empty squares)",
+        char::from(*.rank)
+    )]
     UnknownPiece {
         /// The rank it stands on.
         rank: Rank,
@@ -43,16 +57,24 @@ pub enum FenError {
         found: char,
     },
     /// A side to move other than `w` or `b`.
+    #[error("side to move {found:?} is neither 'w' nor 'b'")]
     SideToMove {
         /// The field as written.
         found: String,
     },
     /// A colour without a king.
+    #[error("no {} king", adjective(*.color))]
     NoKing {
         /// The colour.
         color: Color,
     },
     /// A colour with more than one king.
+    #[error(
+        "{} {} kings ({})",
+        number(.squares.len()),
+        adjective(*.color),
+        square_list(.squares)
+    )]
     ExtraKings {
         /// The colour.
         color: Color,
@@ -60,6 +82,10 @@ pub enum FenError {
         squares: Vec<Square>,
     },
     /// A pawn on the first or eighth rank.
+    #[error(
+        "{} pawn on {square} (pawns cannot stand on the first or eighth rank)",
+        adjective(*.color)
+    )]
     PawnOnBackRank {
         /// The pawn's colour.
         color: Color,
@@ -67,6 +93,7 @@ pub enum FenError {
         square: Square,
     },
     /// More than sixteen pieces of one colour.
+    #[error("{count} {} pieces (a side has at most 16)", adjective(*.color))]
     TooManyPieces {
         /// The colour.
         color: Color,
@@ -74,6 +101,7 @@ pub enum FenError {
         count: usize,
     },
     /// More than eight pawns of one colour.
+    #[error("{count} {} pawns (a side has at most 8)", adjective(*.color))]
     TooManyPawns {
         /// The colour.
         color: Color,
@@ -81,6 +109,12 @@ pub enum FenError {
         count: usize,
     },
     /// The side that just moved has left its king in check.
+    #[error(
+        "{}, not to move, is in check from {} (the side that just moved cannot have left its \
+         king in check)",
+        side(*.color),
+        pieces(!*.color, .checkers)
+    )]
     NotToMoveInCheck {
         /// The side in check (not the side to move).
         color: Color,
@@ -88,6 +122,13 @@ pub enum FenError {
         checkers: Vec<(Piece, Square)>,
     },
     /// The side to move is in check from more pieces than one move can uncover.
+    #[error(
+        "{}, to move, is in check from {} pieces ({}); no move gives more than two checks at \
+         once",
+        side(*.color),
+        number(.checkers.len()),
+        pieces(!*.color, .checkers)
+    )]
     TooManyCheckers {
         /// The side to move.
         color: Color,
@@ -95,11 +136,19 @@ pub enum FenError {
         checkers: Vec<(Piece, Square)>,
     },
     /// A character in the castling field that names no castling right.
+    #[error(
+        "castling field has {found:?}, which names no castling right (KQkq, or the rook's file \
+         A-H/a-h, or '-' alone for none)"
+    )]
     CastlingLetter {
         /// The character.
         found: char,
     },
     /// A castling right whose king is off its first rank.
+    #[error(
+        "castling right {right} but the {} king is on {king}, not on its first rank",
+        adjective(right_color(*.right))
+    )]
     CastlingKingOffBackRank {
         /// The right as written (`K`, `q`, `H`, ...).
         right: char,
@@ -108,6 +157,7 @@ pub enum FenError {
     },
     /// A castling right without the rook it needs: on the named file (Shredder-FEN, or the
     /// corner for `KQkq` with the king on the e-file), or anywhere on that side of the king.
+    #[error("{}", castling_no_rook(*.right, *.king))]
     CastlingNoRook {
         /// The right as written.
         right: char,
@@ -115,6 +165,7 @@ pub enum FenError {
         king: Square,
     },
     /// Two rights for the same side of the same king.
+    #[error("{}", castling_twice(*.first, *.second))]
     CastlingTwice {
         /// The first right as written.
         first: char,
@@ -122,11 +173,17 @@ pub enum FenError {
         second: char,
     },
     /// An en passant field that is neither `-` nor a square.
+    #[error("en passant square {found:?} is not a square (expected '-' or a square such as e3)")]
     EnPassantSyntax {
         /// The field as written.
         found: String,
     },
     /// An en passant square off the rank a double step of the side not to move passes over.
+    #[error(
+        "en passant square {square} is on the wrong rank: with {} to move it must be on rank {}",
+        side(*.to_move),
+        char::from(Rank::Third.relative_to(!*.to_move))
+    )]
     EnPassantRank {
         /// The square.
         square: Square,
@@ -134,6 +191,11 @@ pub enum FenError {
         to_move: Color,
     },
     /// An en passant square without the pawn that would have just double-stepped past it.
+    #[error(
+        "en passant square {square} but no {} pawn on {pawn} that could just have moved two \
+         squares",
+        adjective(!*.to_move)
+    )]
     EnPassantNoPawn {
         /// The square.
         square: Square,
@@ -143,6 +205,7 @@ pub enum FenError {
         to_move: Color,
     },
     /// An en passant square, or the square the pawn would have just left, that is occupied.
+    #[error("{}", en_passant_blocked(*.square, *.occupied))]
     EnPassantBlocked {
         /// The en passant square.
         square: Square,
@@ -151,6 +214,12 @@ pub enum FenError {
     },
     /// An en passant square while the side to move is in check from a piece that the
     /// double step could neither be nor have uncovered.
+    #[error(
+        "en passant square {square} but {} is in check from {}, a check that the pawn's double \
+         step could not have given",
+        side(*.to_move),
+        pieces(!*.to_move, &[(*.piece, *.checker)])
+    )]
     EnPassantCheck {
         /// The en passant square.
         square: Square,
@@ -162,188 +231,30 @@ pub enum FenError {
         checker: Square,
     },
     /// A halfmove clock that is not a number from 0 to 100.
+    #[error("{}", halfmove_clock(.found))]
     HalfmoveClock {
         /// The field as written.
         found: String,
     },
     /// A fullmove number that is not a number from 1 to 65535.
+    #[error("{}", fullmove_number(.found))]
     FullmoveNumber {
         /// The field as written.
         found: String,
     },
     /// `cozy-chess`'s own verdict, when the diagnosis found nothing more specific.
+    #[error("{0}")]
     Other(FenParseError),
 }
 
-impl std::error::Error for FenError {}
-
-impl fmt::Display for FenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use FenError::*;
-        match self {
-            FieldCount { found } if *found < 4 => write!(
-                f,
-                "{} field{}: a FEN needs the board, side to move, castling rights and en \
-                 passant square, optionally followed by the halfmove clock and fullmove number",
-                found,
-                plural(*found)
-            ),
-            FieldCount { found } => write!(
-                f,
-                "{found} fields: a FEN has at most six (board, side to move, castling rights, \
-                 en passant square, halfmove clock, fullmove number)"
-            ),
-            Spacing => f.write_str(
-                "fields must be separated by single spaces (not tabs or runs of spaces), with \
-                 none at the start or end",
-            ),
-            RankCount { found } => write!(
-                f,
-                "the board has {} rank{}; a FEN board has 8, separated by '/'",
-                found,
-                plural(*found)
-            ),
-            RankLength { rank, squares } => write!(
-                f,
-                "rank {} adds up to {} square{} instead of 8",
-                char::from(*rank),
-                squares,
-                plural(*squares)
-            ),
-            UnknownPiece { rank, found } => write!(
-                f,
-                "unknown piece letter {found:?} on rank {} (pieces are PNBRQK for White, \
-                 pnbrqk for Black; digits count empty squares)",
-                char::from(*rank)
-            ),
-            SideToMove { found } => write!(f, "side to move {found:?} is neither 'w' nor 'b'"),
-            NoKing { color } => write!(f, "no {} king", adjective(*color)),
-            ExtraKings { color, squares } => write!(
-                f,
-                "{} {} kings ({})",
-                number(squares.len()),
-                adjective(*color),
-                squares
-                    .iter()
-                    .map(Square::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-            PawnOnBackRank { color, square } => write!(
-                f,
-                "{} pawn on {square} (pawns cannot stand on the first or eighth rank)",
-                adjective(*color)
-            ),
-            TooManyPieces { color, count } => write!(
-                f,
-                "{count} {} pieces (a side has at most 16)",
-                adjective(*color)
-            ),
-            TooManyPawns { color, count } => write!(
-                f,
-                "{count} {} pawns (a side has at most 8)",
-                adjective(*color)
-            ),
-            NotToMoveInCheck { color, checkers } => write!(
-                f,
-                "{}, not to move, is in check from {} (the side that just moved cannot have \
-                 left its king in check)",
-                side(*color),
-                pieces(!*color, checkers)
-            ),
-            TooManyCheckers { color, checkers } => write!(
-                f,
-                "{}, to move, is in check from {} pieces ({}); no move gives more than two \
-                 checks at once",
-                side(*color),
-                number(checkers.len()),
-                pieces(!*color, checkers)
-            ),
-            CastlingLetter { found } => write!(
-                f,
-                "castling field has {found:?}, which names no castling right (KQkq, or the \
-                 rook's file A-H/a-h, or '-' alone for none)"
-            ),
-            CastlingKingOffBackRank { right, king } => write!(
-                f,
-                "castling right {right} but the {} king is on {king}, not on its first rank",
-                adjective(right_color(*right))
-            ),
-            CastlingNoRook { right, king } => castling_no_rook(f, *right, *king),
-            CastlingTwice { first, second } if first == second => {
-                write!(f, "castling right {first} is given twice")
-            }
-            CastlingTwice { first, second } => write!(
-                f,
-                "castling rights {first} and {second} both name {}'s castling on the same side",
-                side(right_color(*first))
-            ),
-            EnPassantSyntax { found } => write!(
-                f,
-                "en passant square {found:?} is not a square (expected '-' or a square such as \
-                 e3)"
-            ),
-            EnPassantRank { square, to_move } => write!(
-                f,
-                "en passant square {square} is on the wrong rank: with {} to move it must be \
-                 on rank {}",
-                side(*to_move),
-                char::from(Rank::Third.relative_to(!*to_move))
-            ),
-            EnPassantNoPawn {
-                square,
-                pawn,
-                to_move,
-            } => write!(
-                f,
-                "en passant square {square} but no {} pawn on {pawn} that could just have \
-                 moved two squares",
-                adjective(!*to_move)
-            ),
-            EnPassantBlocked { square, occupied } if square == occupied => write!(
-                f,
-                "en passant square {square} is occupied, so no pawn can just have passed over it"
-            ),
-            EnPassantBlocked { square, occupied } => write!(
-                f,
-                "en passant square {square} but {occupied} is occupied, so no pawn can just \
-                 have left it"
-            ),
-            EnPassantCheck {
-                square,
-                to_move,
-                piece,
-                checker,
-            } => write!(
-                f,
-                "en passant square {square} but {} is in check from {}, a check that the \
-                 pawn's double step could not have given",
-                side(*to_move),
-                pieces(!*to_move, &[(*piece, *checker)])
-            ),
-            HalfmoveClock { found } => match found.parse::<u64>() {
-                Ok(n) => write!(f, "halfmove clock {n} is more than 100"),
-                Err(_) => write!(f, "halfmove clock {found:?} is not a number"),
-            },
-            FullmoveNumber { found } => match found.parse::<u64>() {
-                Ok(0) => f.write_str("fullmove number 0: the count starts at 1"),
-                Ok(n) => write!(f, "fullmove number {n} is more than 65535"),
-                Err(_) => write!(f, "fullmove number {found:?} is not a number"),
-            },
-            Other(e) => e.fmt(f),
-        }
-    }
-}
-
 /// "castling right K but no white rook on h1" and its Chess960 forms.
-fn castling_no_rook(f: &mut fmt::Formatter<'_>, right: char, king: Square) -> fmt::Result {
+fn castling_no_rook(right: char, king: Square) -> String {
     let color = right_color(right);
     let back = king.rank();
     let rook = |file: File| Square::new(file, back);
     let lower = right.to_ascii_lowercase();
     if let Ok(file) = File::try_from(lower) {
-        return write!(
-            f,
+        return format!(
             "castling right {right} but no {} rook on {}",
             adjective(color),
             rook(file)
@@ -358,22 +269,19 @@ fn castling_no_rook(f: &mut fmt::Formatter<'_>, right: char, king: Square) -> fm
     };
     if king.file() == File::E {
         let corner = if short { File::H } else { File::A };
-        write!(
-            f,
+        format!(
             "castling right {right} but no {} rook on {}",
             adjective(color),
             rook(corner)
         )
     } else if near > far || far >= File::NUM {
-        write!(
-            f,
+        format!(
             "castling right {right} but the {} king on {king} has no square beyond it on \
              that side for a rook",
             adjective(color)
         )
     } else {
-        write!(
-            f,
+        format!(
             "castling right {right} but no {} rook on the king's {} side ({}-{})",
             adjective(color),
             if short { "short" } else { "long" },
@@ -381,6 +289,73 @@ fn castling_no_rook(f: &mut fmt::Formatter<'_>, right: char, king: Square) -> fm
             rook(File::index(far))
         )
     }
+}
+
+/// "1 field: a FEN needs ..." or "7 fields: a FEN has at most six ...".
+fn field_count(found: usize) -> String {
+    if found < 4 {
+        format!(
+            "{} field{}: a FEN needs the board, side to move, castling rights and en passant \
+             square, optionally followed by the halfmove clock and fullmove number",
+            found,
+            plural(found)
+        )
+    } else {
+        format!(
+            "{found} fields: a FEN has at most six (board, side to move, castling rights, en \
+             passant square, halfmove clock, fullmove number)"
+        )
+    }
+}
+
+/// A right given twice, or two rights for the same side of one king.
+fn castling_twice(first: char, second: char) -> String {
+    if first == second {
+        format!("castling right {first} is given twice")
+    } else {
+        format!(
+            "castling rights {first} and {second} both name {}'s castling on the same side",
+            side(right_color(first))
+        )
+    }
+}
+
+/// The en passant square itself occupied, or the square the pawn would have left.
+fn en_passant_blocked(square: Square, occupied: Square) -> String {
+    if square == occupied {
+        format!("en passant square {square} is occupied, so no pawn can just have passed over it")
+    } else {
+        format!(
+            "en passant square {square} but {occupied} is occupied, so no pawn can just have \
+             left it"
+        )
+    }
+}
+
+/// A halfmove clock above 100, or not a number.
+fn halfmove_clock(found: &str) -> String {
+    match found.parse::<u64>() {
+        Ok(n) => format!("halfmove clock {n} is more than 100"),
+        Err(_) => format!("halfmove clock {found:?} is not a number"),
+    }
+}
+
+/// A fullmove number of 0, above 65535, or not a number.
+fn fullmove_number(found: &str) -> String {
+    match found.parse::<u64>() {
+        Ok(0) => "fullmove number 0: the count starts at 1".to_string(),
+        Ok(n) => format!("fullmove number {n} is more than 65535"),
+        Err(_) => format!("fullmove number {found:?} is not a number"),
+    }
+}
+
+/// "e1, e4".
+fn square_list(squares: &[Square]) -> String {
+    squares
+        .iter()
+        .map(Square::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The colour a castling letter belongs to, as `cozy-chess` reads it.

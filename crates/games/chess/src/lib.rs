@@ -46,6 +46,7 @@ mod record;
 mod san;
 mod see;
 pub mod strong;
+mod values;
 
 use cozy_chess::{get_pawn_attacks, Board, Color, File, GameStatus, Piece, Rank, Square};
 use duel_core::{Game, MoveError, Outcome, PositionError, Side, SplitMix64};
@@ -53,13 +54,14 @@ use duel_core::{Game, MoveError, Outcome, PositionError, Side, SplitMix64};
 // The move type is cozy-chess's own (a from, a to and a promotion): front ends read and write
 // it only through `Game`'s notation.
 pub use cozy_chess::Move;
-pub use eval::{is_noisy, Material, Pst, PIECE_VALUES};
+pub use eval::{is_noisy, Material, Pst};
 pub use fen::FenError;
 pub use nnue::Net;
 pub use record::read_pgn;
 pub use san::pgn;
 pub use see::{see, see_at_least};
 pub use strong::Strong;
+pub use values::PIECE_VALUES;
 
 /// The standard start position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";

@@ -6,12 +6,65 @@
 use std::iter::Peekable;
 use std::str::Chars;
 
-use duel_core::{Game, PositionError, Side};
+use duel_core::{Game, MoveError, PositionError, Side};
 
 use crate::{is_uci_syntax, Chess, Move};
 
 /// The results that end PGN movetext.
 const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
+/// Why a record was refused: its PGN's form, a tag, or a move.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub(crate) enum RecordError {
+    /// A comment without its `}`.
+    #[error("a comment '{{' is not closed")]
+    UnclosedComment,
+    /// A variation without its `)`.
+    #[error("a variation '(' is not closed")]
+    UnclosedVariation,
+    /// A `)` outside any variation.
+    #[error("')' closes no variation")]
+    StrayParenthesis,
+    /// A `}` outside any comment.
+    #[error("'}}' closes no comment")]
+    StrayBrace,
+    /// A `[` without a tag's name after it.
+    #[error("a tag '[' without a name")]
+    TagWithoutName,
+    /// A tag whose value does not begin with a quote.
+    #[error("tag {0}: its value is not in quotes")]
+    TagNotQuoted(String),
+    /// A tag value without its closing quote.
+    #[error("tag {0}: its value's quote is not closed")]
+    TagQuote(String),
+    /// A tag without its `]`.
+    #[error("tag {0}: no ']' after its value")]
+    TagEnd(String),
+    /// A `Variant` tag of another game than chess or Chess960.
+    #[error("Variant tag: '{0}' is not played here (standard chess and Chess960 are)")]
+    Variant(String),
+    /// A `FEN` tag that is no position: why.
+    #[error("FEN tag: {0}")]
+    FenTag(String),
+    /// `SetUp "1"` without a `FEN` tag.
+    #[error("the SetUp tag says the game starts from a FEN tag, and there is none")]
+    SetUpWithoutFen,
+    /// UCI's `position fen` with nothing after `fen`.
+    #[error("'fen' without a FEN")]
+    NoFen,
+    /// A move that is not one where it is played.
+    #[error("move {number}{} {word}: {error}", if *.white { "." } else { "..." })]
+    Move {
+        /// The move number.
+        number: u16,
+        /// White's move (else Black's).
+        white: bool,
+        /// The word, without its move number.
+        word: String,
+        /// Why it is not a move there.
+        error: MoveError,
+    },
+}
 
 /// A piece of PGN as [`Lexer`] hands it on.
 #[derive(Debug, PartialEq, Eq)]
@@ -54,23 +107,23 @@ impl<'a> Lexer<'a> {
         while self.bump().is_some_and(|c| c != '\n') {}
     }
 
-    fn skip_comment(&mut self) -> Result<(), String> {
+    fn skip_comment(&mut self) -> Result<(), RecordError> {
         loop {
             match self.bump() {
                 Some('}') => return Ok(()),
                 Some(_) => {}
-                None => return Err("a comment '{' is not closed".into()),
+                None => return Err(RecordError::UnclosedComment),
             }
         }
     }
 
     /// Passes over a variation whose `(` was just read, and the variations inside it.
-    fn skip_variation(&mut self) -> Result<(), String> {
+    fn skip_variation(&mut self) -> Result<(), RecordError> {
         let mut depth = 1;
         while depth > 0 {
             let line_start = self.line_start;
             match self.bump() {
-                None => return Err("a variation '(' is not closed".into()),
+                None => return Err(RecordError::UnclosedVariation),
                 Some('(') => depth += 1,
                 Some(')') => depth -= 1,
                 Some('{') => self.skip_comment()?,
@@ -83,7 +136,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// The next tag pair or word, None at the end of the text.
-    fn next_token(&mut self) -> Result<Option<Token>, String> {
+    fn next_token(&mut self) -> Result<Option<Token>, RecordError> {
         loop {
             let line_start = self.line_start;
             let Some(c) = self.bump() else {
@@ -96,8 +149,8 @@ impl<'a> Lexer<'a> {
                 ';' => self.skip_line(),
                 '{' => self.skip_comment()?,
                 '(' => self.skip_variation()?,
-                ')' => return Err("')' closes no variation".into()),
-                '}' => return Err("'}' closes no comment".into()),
+                ')' => return Err(RecordError::StrayParenthesis),
+                '}' => return Err(RecordError::StrayBrace),
                 '[' => return self.tag().map(Some),
                 _ => {
                     let mut word = String::from(c);
@@ -113,17 +166,17 @@ impl<'a> Lexer<'a> {
     }
 
     /// A tag pair whose `[` was just read.
-    fn tag(&mut self) -> Result<Token, String> {
+    fn tag(&mut self) -> Result<Token, RecordError> {
         let mut name = String::new();
         while let Some(c) = self.bump_if(|c| c.is_ascii_alphanumeric() || c == '_') {
             name.push(c);
         }
         while self.bump_if(char::is_whitespace).is_some() {}
         if name.is_empty() {
-            return Err("a tag '[' without a name".into());
+            return Err(RecordError::TagWithoutName);
         }
         if self.bump() != Some('"') {
-            return Err(format!("tag {name}: its value is not in quotes"));
+            return Err(RecordError::TagNotQuoted(name));
         }
         let mut value = String::new();
         loop {
@@ -132,12 +185,12 @@ impl<'a> Lexer<'a> {
                 // PGN escapes a quote or a backslash inside a value with a backslash.
                 Some('\\') => value.extend(self.bump()),
                 Some(c) => value.push(c),
-                None => return Err(format!("tag {name}: its value's quote is not closed")),
+                None => return Err(RecordError::TagQuote(name)),
             }
         }
         while self.bump_if(char::is_whitespace).is_some() {}
         if self.bump() != Some(']') {
-            return Err(format!("tag {name}: no ']' after its value"));
+            return Err(RecordError::TagEnd(name));
         }
         Ok(Token::Tag(name, value))
     }
@@ -149,23 +202,32 @@ impl<'a> Lexer<'a> {
 /// ([`Chess::set_chess960`]); any other variant than standard chess is refused. An error
 /// names the tag or the move that is wrong.
 pub fn read_pgn(text: &str) -> Result<(Chess, Vec<Move>), PositionError> {
-    let err = |why: String| PositionError::new(Chess::NAME, text, why);
+    pgn_game(text).map_err(|e| refused(text, e))
+}
+
+/// The record refused, with why.
+fn refused(text: &str, why: RecordError) -> PositionError {
+    PositionError::new(Chess::NAME, text, why.to_string())
+}
+
+/// [`read_pgn`]'s game, or why there is none.
+fn pgn_game(text: &str) -> Result<(Chess, Vec<Move>), RecordError> {
     let mut lexer = Lexer::new(text);
     let mut tags = Vec::new();
-    let mut token = lexer.next_token().map_err(err)?;
+    let mut token = lexer.next_token()?;
     while let Some(Token::Tag(name, value)) = token {
         tags.push((name, value));
-        token = lexer.next_token().map_err(err)?;
+        token = lexer.next_token()?;
     }
-    let start = start_of(&tags).map_err(err)?;
+    let start = start_of(&tags)?;
     let mut game = Replay::new(&start);
     // A tag after the movetext begins the next game.
     while let Some(Token::Word(word)) = token {
         if RESULTS.contains(&word.as_str()) {
             break;
         }
-        game.play(&word).map_err(err)?;
-        token = lexer.next_token().map_err(err)?;
+        game.play(&word)?;
+        token = lexer.next_token()?;
     }
     Ok((start, game.moves))
 }
@@ -175,18 +237,18 @@ pub fn read_pgn(text: &str) -> Result<(Chess, Vec<Move>), PositionError> {
 /// moves), else PGN ([`read_pgn`]), which a bare list of moves is too. Chess960 notation is
 /// on where `start` has it or the record asks for it.
 pub(crate) fn read_record(start: &Chess, text: &str) -> Result<(Chess, Vec<Move>), PositionError> {
-    let err = |why: String| PositionError::new(Chess::NAME, text, why);
     let (mut first, moves) = match uci_position(text) {
         None => read_pgn(text)?,
         Some((fen, words)) => {
             let first = match fen {
                 None => Chess::start(),
-                Some(f) if f.is_empty() => return Err(err("'fen' without a FEN".into())),
-                Some(f) => Chess::from_text(&f).map_err(|e| err(e.reason))?,
+                Some(f) if f.is_empty() => return Err(refused(text, RecordError::NoFen)),
+                Some(f) => Chess::from_text(&f)
+                    .map_err(|e| PositionError::new(Chess::NAME, text, e.reason))?,
             };
             let mut game = Replay::new(&first);
             for word in words {
-                game.play(word).map_err(err)?;
+                game.play(word).map_err(|e| refused(text, e))?;
             }
             (first, game.moves)
         }
@@ -198,7 +260,7 @@ pub(crate) fn read_record(start: &Chess, text: &str) -> Result<(Chess, Vec<Move>
 }
 
 /// The start of the game the tags describe.
-fn start_of(tags: &[(String, String)]) -> Result<Chess, String> {
+fn start_of(tags: &[(String, String)]) -> Result<Chess, RecordError> {
     let tag = |name: &str| {
         tags.iter()
             .rev()
@@ -211,20 +273,12 @@ fn start_of(tags: &[(String, String)]) -> Result<Chess, String> {
             // Lichess writes "From Position" for standard chess from a set-up position.
             "" | "standard" | "chess" | "normal" | "fromposition" => false,
             "chess960" | "fischerandom" | "fischerrandom" => true,
-            _ => {
-                return Err(format!(
-                    "Variant tag: '{v}' is not played here (standard chess and Chess960 are)"
-                ))
-            }
+            _ => return Err(RecordError::Variant(v.to_string())),
         },
     };
     let mut start = match (tag("FEN"), tag("SetUp")) {
-        (Some(fen), _) => Chess::from_text(fen).map_err(|e| format!("FEN tag: {}", e.reason))?,
-        (None, Some("1")) => {
-            return Err(
-                "the SetUp tag says the game starts from a FEN tag, and there is none".into(),
-            )
-        }
+        (Some(fen), _) => Chess::from_text(fen).map_err(|e| RecordError::FenTag(e.reason))?,
+        (None, Some("1")) => return Err(RecordError::SetUpWithoutFen),
         (None, _) => Chess::start(),
     };
     start.set_chess960(chess960);
@@ -278,7 +332,7 @@ impl Replay {
 
     /// Plays the move in `word` (SAN or UCI, its move number in front or not); a word that is
     /// only a move number or an annotation is passed over.
-    fn play(&mut self, word: &str) -> Result<(), String> {
+    fn play(&mut self, word: &str) -> Result<(), RecordError> {
         let word = without_number(word);
         if word.is_empty() || word.starts_with('$') || word.chars().all(|c| "!?".contains(c)) {
             return Ok(());
@@ -290,14 +344,11 @@ impl Replay {
             Err(_) if is_uci_syntax(word) => pos.parse_move(word),
             Err(e) => Err(e),
         }
-        .map_err(|e| {
-            let number = pos.board().fullmove_number();
-            let dots = if pos.side_to_move() == Side::First {
-                "."
-            } else {
-                "..."
-            };
-            format!("move {number}{dots} {word}: {e}")
+        .map_err(|error| RecordError::Move {
+            number: pos.board().fullmove_number(),
+            white: pos.side_to_move() == Side::First,
+            word: word.to_string(),
+            error,
         })?;
         let mut board = self.pos.board().clone();
         board.play_unchecked(mv);
@@ -321,7 +372,7 @@ fn without_number(word: &str) -> &str {
 mod tests {
     use super::*;
 
-    fn tokens(text: &str) -> Result<Vec<Token>, String> {
+    fn tokens(text: &str) -> Result<Vec<Token>, RecordError> {
         let mut lexer = Lexer::new(text);
         let mut out = Vec::new();
         while let Some(t) = lexer.next_token()? {
@@ -358,7 +409,7 @@ mod tests {
             ("[Event \"a\"", "']'"),
             ("[ \"a\"]", "name"),
         ] {
-            let e = tokens(bad).unwrap_err();
+            let e = tokens(bad).unwrap_err().to_string();
             assert!(e.contains(why), "{bad}: {e}");
         }
     }

@@ -8,7 +8,7 @@ use cozy_chess::{
     Board, Color, Move, Piece, Square,
 };
 
-use crate::eval::PIECE_VALUES;
+use crate::values::PIECE_VALUES;
 
 /// Value of a king in the exchange: it can capture, but never be captured.
 const KING_VALUE: i32 = 20_000;

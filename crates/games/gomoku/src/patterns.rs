@@ -52,7 +52,7 @@ use std::sync::{Arc, OnceLock};
 
 use duel_core::{Evaluator, Game, Side};
 
-use crate::weights::{kind_feature, threat_feature, Features, PatternWeights, N_FEATURES};
+use crate::weights::{Features, PatternWeights, N_FEATURES};
 use crate::{colour, Cell, Gomoku, Rule, CELLS, DIRECTIONS, EMPTY, MAX_SIZE};
 
 /// The shape one direction gives a side at a cell, weakest first.
@@ -146,6 +146,36 @@ pub const WIN_SOON: i32 = 10_000;
 pub const ORDINARY_MAX: i32 = 5_000;
 /// At most this many noisy moves (fours) per node.
 pub const NOISY_MAX: usize = 8;
+
+/// The weights' feature counting `kind` (None counts nowhere): the kinds above None, in order.
+pub(crate) fn kind_feature(kind: Kind) -> Option<usize> {
+    (kind as usize).checked_sub(1)
+}
+
+/// The weights' feature counting `threat` (None counts nowhere): the threats above None, after
+/// the nine kinds.
+pub(crate) fn threat_feature(threat: Threat) -> Option<usize> {
+    (threat as usize).checked_sub(1).map(|i| i + 9)
+}
+
+impl PatternWeights {
+    /// The hand-reasoned weights ([`KIND_WEIGHT`], [`THREAT_BONUS`], weighed [`TO_MOVE`] and
+    /// [`WAITING`] eighths): where the fit starts, and what move ordering still uses.
+    pub fn hand() -> PatternWeights {
+        let mut w = PatternWeights::zero();
+        for (i, &kind) in KINDS.iter().enumerate() {
+            if let Some(f) = kind_feature(kind) {
+                w.set(f, [TO_MOVE * KIND_WEIGHT[i], -WAITING * KIND_WEIGHT[i]]);
+            }
+        }
+        for (i, &threat) in THREATS.iter().enumerate() {
+            if let Some(f) = threat_feature(threat) {
+                w.set(f, [TO_MOVE * THREAT_BONUS[i], -WAITING * THREAT_BONUS[i]]);
+            }
+        }
+        w
+    }
+}
 
 /// Neighbourhood codes: 0 empty, 1 own, 2 blocked; eight cells, base 3, nearest last... in
 /// the order -4, -3, -2, -1, +1, +2, +3, +4 (the board keeps them per cell the other way

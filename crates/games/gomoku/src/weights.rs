@@ -2,8 +2,8 @@
 //! (or a file given to the evaluator), and the features they weigh.
 //!
 //! **Features.** Over the cells [`crate::Patterns`] reads (the empty cells within two of a
-//! stone), per side: how many of the cells' directions have each [`Kind`] (`kind.*`, nine), and
-//! how many cells have each [`Threat`] (`threat.*`, six). The side to move's counts and the
+//! stone), per side: how many of the cells' directions have each [`Kind`](crate::Kind) (`kind.*`,
+//! nine), and how many cells have each [`Threat`](crate::Threat) (`threat.*`, six). The side to move's counts and the
 //! side waiting's are weighed separately: a side's three is worth more when it is its move.
 //!
 //! **Weights.** One `name to_move waiting` line per feature, integers in eighths of the
@@ -12,8 +12,6 @@
 //! for the side to move, 8/8 for the side waiting) are integers and evaluate exactly as before.
 
 use std::sync::OnceLock;
-
-use crate::patterns::{Kind, Threat, KINDS, KIND_WEIGHT, THREATS, THREAT_BONUS, TO_MOVE, WAITING};
 
 /// Features per side: the nine kinds above None, then the six threats above None.
 pub const N_FEATURES: usize = 15;
@@ -36,16 +34,6 @@ pub const FEATURE_NAMES: [&str; N_FEATURES] = [
     "threat.open_four",
     "threat.five",
 ];
-
-/// The feature counting `kind` (None counts nowhere).
-pub fn kind_feature(kind: Kind) -> Option<usize> {
-    (kind as usize).checked_sub(1)
-}
-
-/// The feature counting `threat` (None counts nowhere).
-pub fn threat_feature(threat: Threat) -> Option<usize> {
-    (threat as usize).checked_sub(1).map(|i| i + 9)
-}
 
 /// A position's feature counts: index 0 the side to move's, 1 the side waiting's.
 pub type Features = [[i32; N_FEATURES]; 2];
@@ -85,23 +73,6 @@ impl PatternWeights {
     /// so that the weights stay ones [`PatternWeights::parse`] reads back.
     pub fn set(&mut self, index: usize, w: [i32; 2]) {
         self.w[index] = w.map(|v| v.clamp(-MAX_WEIGHT, MAX_WEIGHT));
-    }
-
-    /// The hand-reasoned weights ([`KIND_WEIGHT`], [`THREAT_BONUS`], weighed [`TO_MOVE`] and
-    /// [`WAITING`] eighths): where the fit starts, and what move ordering still uses.
-    pub fn hand() -> PatternWeights {
-        let mut w = PatternWeights::zero();
-        for (i, &kind) in KINDS.iter().enumerate() {
-            if let Some(f) = kind_feature(kind) {
-                w.w[f] = [TO_MOVE * KIND_WEIGHT[i], -WAITING * KIND_WEIGHT[i]];
-            }
-        }
-        for (i, &threat) in THREATS.iter().enumerate() {
-            if let Some(f) = threat_feature(threat) {
-                w.w[f] = [TO_MOVE * THREAT_BONUS[i], -WAITING * THREAT_BONUS[i]];
-            }
-        }
-        w
     }
 
     /// The committed weights, parsed once.

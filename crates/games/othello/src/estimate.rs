@@ -2,6 +2,8 @@
 //! sorts moves far from the end by how a shallow look rates them, and any evaluation that can
 //! rate a bare pair of bitboards can serve.
 
+use std::sync::Arc;
+
 /// A rating of a position given as bitboards, from the side to move's point of view.
 pub trait Estimate: Send + Sync {
     /// The expected final disc difference for `p` (the side to move) against `o`, in 1/16ths of
@@ -25,5 +27,18 @@ pub trait Estimate: Send + Sync {
                 return;
             }
         }
+    }
+}
+
+/// Lets a shared evaluation (`Solver<Arc<dyn Estimate>>`) serve several solvers at once.
+impl<E: Estimate + ?Sized> Estimate for Arc<E> {
+    #[inline]
+    fn estimate(&self, p: u64, o: u64) -> i32 {
+        (**self).estimate(p, o)
+    }
+
+    #[inline]
+    fn estimate_children(&self, p: u64, o: u64, moves: u64, visit: &mut dyn FnMut(i32) -> bool) {
+        (**self).estimate_children(p, o, moves, visit);
     }
 }

@@ -37,13 +37,42 @@ use crate::{Move, Othello};
 
 const NAME: &str = "othello";
 
+/// What is wrong with a GGF text: the record's frame, a property, or a time.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GgfError {
+    /// Not `(;` ... `;)`.
+    #[error("a GGF game starts with '(;' and ends with ';)'")]
+    Frame,
+    /// A character where a property's name should begin.
+    #[error("expected a property name, found '{0}'")]
+    PropertyName(char),
+    /// A property's name without `[` after it.
+    #[error("property {0} has no '[value]'")]
+    NoValue(String),
+    /// A property's value without its `]`.
+    #[error("property {0}: missing ']'")]
+    Unclosed(String),
+    /// A clock's time that is not `[[days.]hours:]minutes:seconds`.
+    #[error("'{0}' is not a time ([[days.]hours:]minutes:seconds)")]
+    NotATime(String),
+    /// A time of more than 10^7 seconds (over a hundred days): a typo.
+    #[error("'{0}' is longer than {MAX_SECONDS} s")]
+    TooLong(String),
+    /// A clock of more than three fields.
+    #[error("'{0}' has more than time/increment/grace")]
+    ClockFields(String),
+    /// A move's time that is not a number of seconds from 0 to 10^7.
+    #[error("'{0}' is not a time in seconds")]
+    NotSeconds(String),
+}
+
 /// One `KEY[value]` of a record, in order.
-fn properties(text: &str) -> Result<Vec<(String, String)>, String> {
+fn properties(text: &str) -> Result<Vec<(String, String)>, GgfError> {
     let t = text.trim();
     let body = t
         .strip_prefix("(;")
         .and_then(|b| b.strip_suffix(";)"))
-        .ok_or("a GGF game starts with '(;' and ends with ';)'")?;
+        .ok_or(GgfError::Frame)?;
     let mut out = Vec::new();
     let mut chars = body.chars().peekable();
     loop {
@@ -57,15 +86,15 @@ fn properties(text: &str) -> Result<Vec<(String, String)>, String> {
         }
         if key.is_empty() {
             let c = chars.next().unwrap_or(' ');
-            return Err(format!("expected a property name, found '{c}'"));
+            return Err(GgfError::PropertyName(c));
         }
         if chars.next() != Some('[') {
-            return Err(format!("property {key} has no '[value]'"));
+            return Err(GgfError::NoValue(key));
         }
         let mut value = String::new();
         loop {
             match chars.next() {
-                None => return Err(format!("property {key}: missing ']'")),
+                None => return Err(GgfError::Unclosed(key)),
                 Some(']') => break,
                 // GGS escapes a bracket inside a value (comments, names) with a backslash.
                 Some('\\') => value.extend(chars.next()),
@@ -229,14 +258,14 @@ fn whole_millis(secs: f64) -> Duration {
 
 /// Reads a time of a GGS clock, `[[days.]hours:]minutes:seconds` (a field left empty is 0, as
 /// GGS reads it), the last field with an optional fraction.
-fn parse_time(text: &str) -> Result<Duration, String> {
+fn parse_time(text: &str) -> Result<Duration, GgfError> {
     let t = text.trim();
-    let bad = || format!("'{t}' is not a time ([[days.]hours:]minutes:seconds)");
+    let bad = || GgfError::NotATime(t.to_string());
     let (head, last) = match t.rsplit_once(':') {
         Some((h, l)) => (Some(h), l),
         None => (None, t),
     };
-    let whole = |f: &str| -> Result<f64, String> {
+    let whole = |f: &str| -> Result<f64, GgfError> {
         match f {
             "" => Ok(0.0),
             _ if f.bytes().all(|b| b.is_ascii_digit()) && f.len() <= 9 => {
@@ -268,12 +297,12 @@ fn parse_time(text: &str) -> Result<Duration, String> {
     if secs.is_finite() && (0.0..=MAX_SECONDS).contains(&secs) {
         Ok(whole_millis(secs))
     } else {
-        Err(format!("'{t}' is longer than {MAX_SECONDS} s"))
+        Err(GgfError::TooLong(t.to_string()))
     }
 }
 
 /// Reads a GGS clock, `time[/increment[/grace]]`; None for a clock of no time (`0`).
-fn parse_clock(text: &str) -> Result<Option<RecordClock>, String> {
+fn parse_clock(text: &str) -> Result<Option<RecordClock>, GgfError> {
     let mut fields = text.split('/');
     let base = parse_time(fields.next().unwrap_or(""))?;
     let increment = match fields.next() {
@@ -284,17 +313,17 @@ fn parse_clock(text: &str) -> Result<Option<RecordClock>, String> {
         parse_time(grace)?;
     }
     if fields.next().is_some() {
-        return Err(format!("'{text}' has more than time/increment/grace"));
+        return Err(GgfError::ClockFields(text.to_string()));
     }
     Ok((!(base.is_zero() && increment.is_zero())).then_some(RecordClock { base, increment }))
 }
 
 /// Reads a move's time, in seconds (`1.23`): a number no less than zero.
-pub fn parse_seconds(text: &str) -> Result<Duration, String> {
+pub fn parse_seconds(text: &str) -> Result<Duration, GgfError> {
     let t = text.trim();
     match t.parse::<f64>() {
         Ok(s) if s.is_finite() && (0.0..=MAX_SECONDS).contains(&s) => Ok(whole_millis(s)),
-        _ => Err(format!("'{t}' is not a time in seconds")),
+        _ => Err(GgfError::NotSeconds(t.to_string())),
     }
 }
 
@@ -310,7 +339,7 @@ pub fn parse_ggf(text: &str) -> Result<(Othello, Vec<Move>), PositionError> {
 /// a time that is not one is left out and named in [`GgfGame::ignored`], never refused.
 pub fn read_ggf(text: &str) -> Result<GgfGame, PositionError> {
     let err = |reason: String| PositionError::new(NAME, text, reason);
-    let props = properties(text).map_err(err)?;
+    let props = properties(text).map_err(|e| err(e.to_string()))?;
     let mut start = Othello::start();
     let mut clocks = [None; 2];
     let mut ignored = Vec::new();

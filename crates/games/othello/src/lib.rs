@@ -27,6 +27,8 @@
 //!   [`GgfGame`] with the clocks and move times).
 //! - [`perft`]: the reference count and the fast bulk-counting one.
 //! - [`Textbook`]: the founding text's evaluation and its corner rule for move ordering.
+//! - [`Pattern`] ([`pattern`]): the fitted pattern evaluator; [`pattern_file`]: its weights
+//!   file's format, reader and writer.
 //! - [`book`]: the opening book ([`book::Book`]): positions valued by duel's searches,
 //!   negamaxed, grown by drop-out expansion and by learning games, and its file format.
 //! - [`solver`]: the exact endgame solver ([`Solver`]), disc difference with empties to the
@@ -39,6 +41,7 @@ pub mod estimate;
 pub mod ggf;
 mod info;
 pub mod pattern;
+pub mod pattern_file;
 pub mod perft;
 pub mod solver;
 mod textbook;

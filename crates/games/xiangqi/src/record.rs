@@ -12,6 +12,60 @@ use crate::{Xiangqi, START_FEN};
 /// The results that end PGN movetext.
 const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
+/// Why a record was refused: its PGN's form, a tag, or a move.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum RecordError {
+    /// A comment without its `}`.
+    #[error("a comment '{{' is not closed")]
+    UnclosedComment,
+    /// A variation without its `)`.
+    #[error("a variation '(' is not closed")]
+    UnclosedVariation,
+    /// A `)` outside any variation.
+    #[error("')' closes no variation")]
+    StrayParenthesis,
+    /// A tag whose name is missing or not a name (what came between `[` and the quote).
+    #[error("tag '[{0}': a name, then its value in quotes")]
+    TagName(String),
+    /// A tag value without its closing quote.
+    #[error("tag {0}: its value's quote is not closed")]
+    TagQuote(String),
+    /// A tag without its `]`.
+    #[error("tag {0}: no ']' after its value")]
+    TagEnd(String),
+    /// A `Variant` tag of another game (as lower-cased and squeezed).
+    #[error("Variant tag: '{0}' is not xiangqi (this is the xiangqi reader)")]
+    Variant(String),
+    /// A `FEN` tag that is no position: why.
+    #[error("FEN tag: {0}")]
+    FenTag(String),
+    /// A movetext word that is not ICCS coordinates.
+    #[error("move {}{} {word}: not ICCS coordinates (h2e2)", .ply / 2 + 1, dots(*.ply))]
+    NotIccs {
+        /// The ply it would be, counted as the game counts them.
+        ply: u32,
+        /// The word, without its move number and annotations.
+        word: String,
+    },
+    /// A move that is not legal where it is played.
+    #[error("move {}{} {word}: not a legal move", .ply / 2 + 1, dots(*.ply))]
+    Illegal {
+        /// The ply it would be, counted as the game counts them.
+        ply: u32,
+        /// The word, without its move number and annotations.
+        word: String,
+    },
+}
+
+/// A move number's dots: `.` before Red's move, `...` before Black's.
+fn dots(ply: u32) -> &'static str {
+    if ply.is_multiple_of(2) {
+        "."
+    } else {
+        "..."
+    }
+}
+
 /// The PGN of `moves` played from `start`: the Seven Tag Roster with `info`'s names and tags
 /// ([`RecordInfo::pgn_tags`]), its comments, result and termination.
 pub(crate) fn write(start: &Xiangqi, moves: &[Move], info: &RecordInfo<'_>) -> String {
@@ -96,22 +150,24 @@ fn wrap(words: &[String], width: usize) -> String {
 /// start position) and the moves, each checked. An error names the tag or the move that is
 /// wrong. A `Variant` tag other than xiangqi is refused.
 pub fn read_pgn(text: &str) -> Result<(Xiangqi, Vec<Move>), PositionError> {
-    let err = |why: String| PositionError::new(Xiangqi::NAME, text, why);
-    let Pgn { tags, words } = split_pgn(text).map_err(err)?;
+    pgn_game(text).map_err(|e| PositionError::new(Xiangqi::NAME, text, e.to_string()))
+}
+
+/// [`read_pgn`]'s game, or why there is none.
+fn pgn_game(text: &str) -> Result<(Xiangqi, Vec<Move>), RecordError> {
+    let Pgn { tags, words } = split_pgn(text)?;
     let tag = |name: &str| tags.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v);
     if let Some(v) = tag("Variant") {
         let v = v.to_ascii_lowercase().replace([' ', '-'], "");
         if !["xiangqi", "chinesechess", "cchess"].contains(&v.as_str()) {
-            return Err(err(format!(
-                "Variant tag: '{v}' is not xiangqi (this is the xiangqi reader)"
-            )));
+            return Err(RecordError::Variant(v));
         }
     }
     let start = match tag("FEN") {
-        Some(fen) => Xiangqi::from_text(fen).map_err(|e| err(format!("FEN tag: {}", e.reason)))?,
+        Some(fen) => Xiangqi::from_text(fen).map_err(|e| RecordError::FenTag(e.reason))?,
         None => Xiangqi::start(),
     };
-    let moves = replay(&start, words.iter().map(String::as_str)).map_err(err)?;
+    let moves = replay(&start, words.iter().map(String::as_str))?;
     Ok((start, moves))
 }
 
@@ -134,13 +190,16 @@ pub(crate) fn read_record(text: &str) -> Result<(Xiangqi, Vec<Move>), PositionEr
         _ => return read_pgn(text),
     };
     words.next_if_eq(&"moves");
-    let moves = replay(&start, words).map_err(err)?;
+    let moves = replay(&start, words).map_err(|e| err(e.to_string()))?;
     Ok((start, moves))
 }
 
 /// The moves of `words` (ICCS, move numbers and annotations passed over) played from `start`
 /// on the bare rules.
-fn replay<'a>(start: &Xiangqi, words: impl Iterator<Item = &'a str>) -> Result<Vec<Move>, String> {
+fn replay<'a>(
+    start: &Xiangqi,
+    words: impl Iterator<Item = &'a str>,
+) -> Result<Vec<Move>, RecordError> {
     let mut board = start.board().clone();
     let mut moves = Vec::new();
     let mut ply = start.ply();
@@ -153,15 +212,16 @@ fn replay<'a>(start: &Xiangqi, words: impl Iterator<Item = &'a str>) -> Result<V
         if word.is_empty() || word.starts_with('$') {
             continue;
         }
-        let here = || {
-            let dots = if ply.is_multiple_of(2) { "." } else { "..." };
-            format!("move {}{dots} {word}", ply / 2 + 1)
-        };
-        let (from, to) =
-            parse_iccs(word).ok_or_else(|| format!("{}: not ICCS coordinates (h2e2)", here()))?;
+        let (from, to) = parse_iccs(word).ok_or_else(|| RecordError::NotIccs {
+            ply,
+            word: word.to_string(),
+        })?;
         let mv = Move::new(from, to);
         if !board.is_legal(mv) {
-            return Err(format!("{}: not a legal move", here()));
+            return Err(RecordError::Illegal {
+                ply,
+                word: word.to_string(),
+            });
         }
         board.make(mv);
         moves.push(mv);
@@ -179,7 +239,7 @@ struct Pgn {
 /// PGN's tag pairs and its movetext words, without comments (`{...}`, `;` to the end of the
 /// line), variations (nested parentheses) and escaped lines (`%` first on a line); the
 /// movetext ends at its result or at a tag after it (the next game).
-fn split_pgn(text: &str) -> Result<Pgn, String> {
+fn split_pgn(text: &str) -> Result<Pgn, RecordError> {
     let mut tags = Vec::new();
     let mut words = Vec::new();
     let mut word = String::new();
@@ -199,14 +259,14 @@ fn split_pgn(text: &str) -> Result<Pgn, String> {
             '{' => {
                 flush(&mut word, &mut words);
                 if !chars.by_ref().any(|c| c == '}') {
-                    return Err("a comment '{' is not closed".into());
+                    return Err(RecordError::UnclosedComment);
                 }
             }
             '(' => {
                 flush(&mut word, &mut words);
                 depth += 1;
             }
-            ')' if depth == 0 => return Err("')' closes no variation".into()),
+            ')' if depth == 0 => return Err(RecordError::StrayParenthesis),
             ')' => depth -= 1,
             _ if depth > 0 => {}
             '[' => {
@@ -226,7 +286,7 @@ fn split_pgn(text: &str) -> Result<Pgn, String> {
         }
     }
     if depth > 0 {
-        return Err("a variation '(' is not closed".into());
+        return Err(RecordError::UnclosedVariation);
     }
     flush(&mut word, &mut words);
     Ok(Pgn { tags, words })
@@ -239,11 +299,11 @@ fn skip_line(chars: &mut impl Iterator<Item = char>, line_start: &mut bool) {
 }
 
 /// A tag pair whose `[` was just read: `Name "value"]`, the value unescaped (`\"`, `\\`).
-fn read_tag(chars: &mut impl Iterator<Item = char>) -> Result<(String, String), String> {
+fn read_tag(chars: &mut impl Iterator<Item = char>) -> Result<(String, String), RecordError> {
     let head: String = chars.by_ref().take_while(|&c| c != '"').collect();
     let name = head.trim();
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-        return Err(format!("tag '[{head}': a name, then its value in quotes"));
+        return Err(RecordError::TagName(head));
     }
     let mut value = String::new();
     loop {
@@ -251,11 +311,11 @@ fn read_tag(chars: &mut impl Iterator<Item = char>) -> Result<(String, String), 
             Some('"') => break,
             Some('\\') => value.extend(chars.next()),
             Some(c) => value.push(c),
-            None => return Err(format!("tag {name}: its value's quote is not closed")),
+            None => return Err(RecordError::TagQuote(name.to_string())),
         }
     }
     match chars.find(|c| !c.is_whitespace()) {
         Some(']') => Ok((name.to_string(), value)),
-        _ => Err(format!("tag {name}: no ']' after its value")),
+        _ => Err(RecordError::TagEnd(name.to_string())),
     }
 }

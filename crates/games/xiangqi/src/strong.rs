@@ -20,11 +20,13 @@
 //! for the side to move.
 //!
 //! [`features`] lists a position's features sparsely for the fitter; [`Strong::evaluate`]
-//! walks the same code with an accumulator in place of the list, so the two cannot disagree.
+//! walks the same code with an accumulator in place of the list ([`duel_core::features`]), so
+//! the two cannot disagree.
 
 use std::sync::{Arc, OnceLock};
 
-use duel_core::weights::{Pairs, Tapered};
+use duel_core::features::{sparse, Sink, Weighted};
+use duel_core::weights::Pairs;
 use duel_core::{Evaluator, Side};
 
 use crate::board::{file_of, points, rank_of, Board, Kind, Reach, Square, FILES};
@@ -106,11 +108,6 @@ const fn palace(side: usize) -> u128 {
     m
 }
 const PALACES: [u128; 2] = [palace(0), palace(1)];
-
-/// Where the feature walk sends each feature's count (already signed: + for Red).
-trait Sink {
-    fn add(&mut self, index: usize, count: i32);
-}
 
 /// The phase: [`PHASE_MAX`] with every chariot, horse and cannon on the board, 0 with none.
 pub fn phase(pos: &Xiangqi) -> i32 {
@@ -266,28 +263,11 @@ fn walk<S: Sink>(b: &Board, sink: &mut S) {
     sink.add(TEMPO, b.side_to_move().sign());
 }
 
-/// Collects counts densely, to hand them out sparsely.
-struct Dense([i32; N_FEATURES]);
-
-impl Sink for Dense {
-    fn add(&mut self, index: usize, count: i32) {
-        self.0[index] += count;
-    }
-}
-
 /// The position's features that are not zero, as (index, Red-minus-Black count), in index
 /// order; `out` is cleared first. Counts lie far inside `i8` (the largest, a mobility or
 /// palace count, is under 40).
 pub fn features(pos: &Xiangqi, out: &mut Vec<(u16, i8)>) {
-    let mut d = Dense([0; N_FEATURES]);
-    walk(pos.board(), &mut d);
-    out.clear();
-    out.extend(
-        d.0.iter()
-            .enumerate()
-            .filter(|(_, &c)| c != 0)
-            .map(|(i, &c)| (i as u16, c.clamp(-128, 127) as i8)),
-    );
+    sparse::<N_FEATURES>(|d| walk(pos.board(), d), out);
 }
 
 /// The human-readable name of feature `index` (as the weights file spells it).
@@ -442,19 +422,9 @@ impl Weights {
 
     /// Red's tapered value of `board` (the side to move counts only through the tempo term).
     fn red_value(&self, b: &Board) -> i32 {
-        let mut acc = Acc(self.as_slice(), Tapered::default());
+        let mut acc = Weighted::new(self.as_slice());
         walk(b, &mut acc);
-        acc.1.blend(board_phase(b), PHASE_MAX)
-    }
-}
-
-/// The evaluation's accumulator: the feature walk with the weights applied on the spot.
-struct Acc<'a>(&'a [[i32; 2]], Tapered);
-
-impl Sink for Acc<'_> {
-    #[inline(always)]
-    fn add(&mut self, index: usize, count: i32) {
-        self.1.add(self.0[index], count);
+        acc.sum.blend(board_phase(b), PHASE_MAX)
     }
 }
 
@@ -526,6 +496,7 @@ impl Evaluator<Xiangqi> for Strong {
 mod tests {
     use super::*;
     use crate::eval::tests::mirror;
+    use duel_core::weights::Tapered;
     use duel_core::{Game, GameInfo};
 
     fn pos(fen: &str) -> Xiangqi {

@@ -2,7 +2,8 @@
 //! position and agreement with exact scores.
 
 use duel_core::{Evaluator, Game, SplitMix64};
-use duel_othello::pattern::{self, WeightsError};
+use duel_othello::pattern;
+use duel_othello::pattern_file::{self, PatternFileError};
 use duel_othello::{Estimate, Othello, Pattern};
 
 fn committed() -> Vec<u8> {
@@ -74,32 +75,32 @@ fn bad_files_are_errors_not_panics() {
     magic[0] ^= 1;
     assert_eq!(
         Pattern::from_bytes(&magic).unwrap_err(),
-        WeightsError::BadMagic
+        PatternFileError::BadMagic
     );
     let mut version = good.clone();
     version[8] = 99;
     assert_eq!(
         Pattern::from_bytes(&version).unwrap_err(),
-        WeightsError::Version(99)
+        PatternFileError::Version(99)
     );
     // The first table's declared size (header: magic 8, version 4, count 4, phases 4).
     let mut shape = good.clone();
     shape[20] ^= 1;
     let err = Pattern::from_bytes(&shape).unwrap_err();
-    assert!(matches!(err, WeightsError::Shape { .. }), "{err}");
+    assert!(matches!(err, PatternFileError::Shape { .. }), "{err}");
     assert!(err.to_string().contains("shape mismatch"));
     let mut count = good.clone();
     count[12] = 200;
     assert!(matches!(
         Pattern::from_bytes(&count),
-        Err(WeightsError::Shape { .. })
+        Err(PatternFileError::Shape { .. })
     ));
     let mut body = good.clone();
     let mid = body.len() / 2;
     body[mid] ^= 0x40;
     assert!(matches!(
         Pattern::from_bytes(&body),
-        Err(WeightsError::Checksum { .. })
+        Err(PatternFileError::Checksum { .. })
     ));
     let mut longer = good.clone();
     longer.extend_from_slice(&[0, 0]);
@@ -110,7 +111,7 @@ fn bad_files_are_errors_not_panics() {
         let mut junk: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
         assert!(Pattern::from_bytes(&junk).is_err());
         if len >= 8 {
-            junk[..8].copy_from_slice(&pattern::MAGIC);
+            junk[..8].copy_from_slice(&pattern_file::MAGIC);
             assert!(Pattern::from_bytes(&junk).is_err());
         }
     }

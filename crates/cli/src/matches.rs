@@ -9,11 +9,12 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use duel_arena::openings::{chess960_start, has_chess960};
+use duel_arena::openings::numbered_start;
 use duel_arena::player::{start_engine, Maker};
 use duel_arena::{
-    random_openings, run_match, Adjudication, DuelSpec, EngineSpec, Fault, GameOutcome, GameResult,
-    MatchParams, Protocol, RunResults, Schedule, Shard, Sprt, Standings, TimeControl, Verdict,
+    random_openings, read_openings, run_match, Adjudication, DuelSpec, EngineSpec, Fault,
+    GameOutcome, GameResult, MatchParams, Protocol, RunResults, Schedule, Shard, Sprt, Standings,
+    TimeControl, Verdict,
 };
 use duel_core::GameInfo;
 use duel_engine::{GameVisitor, Limits, Session};
@@ -89,12 +90,12 @@ pub struct MatchArgs {
     /// cannot be appended to.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
-    /// Seed of the random openings, or of the order of a book's (--openings).
+    /// Seed of the random openings, or of the order of an openings file's (--openings).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Random plies in each opening (then kept only if duel's search finds it near level:
     /// chess, depth 6 within 50 centipawns) [default: 8]; with --openings, the most moves
-    /// taken from each game of a PGN book.
+    /// taken from each game of a PGN file.
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=40))]
     pub opening_plies: Option<u32>,
     /// Chess960 (Fischer Random): each opening starts from one of the 960 starts, drawn by the
@@ -263,7 +264,7 @@ fn play<G: GameInfo>(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
     };
     let controls = [a.first_tc.unwrap_or(tc), tc];
     if a.chess960 {
-        if !has_chess960::<G>() {
+        if G::NUMBERED_STARTS == 0 {
             bail!("--chess960 is a chess variant, not one of {}", G::TITLE);
         }
         for (who, which) in [(&mut first, "first"), (&mut second, "second")] {
@@ -323,8 +324,11 @@ fn play<G: GameInfo>(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read {}", path.display()))?;
-            let mut all = duel_arena::book::read_book::<G>(&text, a.chess960, &start)
-                .with_context(|| path.display().to_string())?;
+            // Read in the match's notation: Chess960's where it is one.
+            let mut notation = start.clone();
+            notation.set_switch("UCI_Chess960", a.chess960);
+            let mut all =
+                read_openings(&notation, &text).with_context(|| path.display().to_string())?;
             shuffle(&mut all, a.seed);
             all.truncate(count);
             if let Some(plies) = a.opening_plies {
@@ -341,7 +345,7 @@ fn play<G: GameInfo>(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
                 a.opening_plies.unwrap_or(RANDOM_PLIES) as usize,
                 a.seed,
                 |rng| match a.chess960 {
-                    true => chess960_start::<G>(rng).unwrap_or_else(G::start),
+                    true => numbered_start::<G>(rng).unwrap_or_else(G::start),
                     false => start.clone(),
                 },
                 |pos, moves| plausible(judge.borrow_mut().as_mut(), pos, moves),

@@ -15,6 +15,9 @@ use crate::{ArenaError, TimeControl};
 /// declare its features.
 const FEATURE_WAIT: Duration = Duration::from_secs(2);
 
+/// xboard's name for standard chess, the game `new` sets up.
+const STANDARD: &str = "normal";
+
 /// A running xboard engine.
 pub struct XboardEngine {
     p: Process,
@@ -26,7 +29,7 @@ pub struct XboardEngine {
     setboard: bool,
     /// How many moves of the game the engine already has.
     synced: usize,
-    /// The games it plays besides chess (`feature variants="normal,xiangqi,..."`).
+    /// The games it plays (`feature variants="normal,xiangqi,..."`).
     variants: Vec<String>,
 }
 
@@ -80,24 +83,24 @@ impl XboardEngine {
         Ok(e)
     }
 
-    /// `new`, then `variant NAME` for a game other than chess (xboard's `normal`, what `new`
-    /// sets up), if the engine plays it.
+    /// `new`, then `variant NAME` for a game other than xboard's standard chess (`normal`,
+    /// what `new` sets up), if the engine plays it.
     fn new_board<G: GameInfo>(&mut self) -> Result<(), ArenaError> {
         self.p.send(&Command::New)?;
-        if G::NAME == "chess" {
+        let variant = G::XBOARD_VARIANT;
+        if variant == STANDARD {
             return Ok(());
         }
-        if !self.variants.iter().any(|v| v == G::NAME) {
+        if !self.variants.iter().any(|v| v == variant) {
             return Err(self.p.unable(format!(
-                "it does not list {} among its variants ({})",
-                G::NAME,
+                "it does not list {variant} among its variants ({})",
                 match self.variants.is_empty() {
                     true => "it declares none".to_string(),
                     false => self.variants.join(", "),
                 }
             )));
         }
-        self.p.send(&Command::Variant(G::NAME.into()))
+        self.p.send(&Command::Variant(variant.into()))
     }
 
     /// Waits for `pong` to a `ping`; a refusal of the game's set-up on the way (`variant`,

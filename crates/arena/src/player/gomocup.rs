@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use duel_core::{GameInfo, GomocupBoard};
 use duel_protocol::gomocup::{Command, Field, Info, Point, Reply};
 
-use super::process::{Heard, Process};
+use super::process::{Heard, Process, Said};
 use super::{Answer, EngineSpec, Player, Thought, Turn};
 use crate::{ArenaError, TimeControl};
 
@@ -37,29 +37,23 @@ impl GomocupEngine {
     pub fn start(spec: &EngineSpec) -> Result<GomocupEngine, ArenaError> {
         let mut p = Process::start(&spec.command)?;
         p.quit = "END";
-        for (key, value) in &spec.options {
-            p.send(&Command::Info(Info::Other {
+        p.send_all(spec.options.iter().map(|(key, value)| {
+            Command::Info(Info::Other {
                 key: key.to_ascii_lowercase(),
                 value: value.clone(),
-            }))?;
-        }
-        p.send(&Command::About)?;
-        let mut name = None;
-        p.wait_for(|line| match Reply::parse(line) {
-            Ok(Reply::About(fields)) => {
-                name = fields
+            })
+        }))?;
+        p.handshake(&Command::About, |line| match Reply::parse(line) {
+            Ok(Reply::About(fields)) => Said::Done(
+                fields
                     .into_iter()
                     .find(|(k, _)| k == "name")
-                    .map(|(_, v)| v);
-                true
-            }
-            Ok(Reply::Message(_) | Reply::Debug(_)) => false,
+                    .map(|(_, v)| v),
+            ),
+            Ok(Reply::Message(_) | Reply::Debug(_)) => Said::Nothing,
             // An old brain answers ABOUT in free text, or not at all.
-            _ => true,
+            _ => Said::Done(None),
         })?;
-        if let Some(n) = name {
-            p.name = n;
-        }
         Ok(GomocupEngine {
             p,
             known: Vec::new(),
@@ -138,10 +132,8 @@ impl<G: GameInfo> Player<G> for GomocupEngine {
         } else {
             millis(tc.base)
         };
-        for info in [Info::Rule(board.rule), Info::TimeoutMatch(game)] {
-            self.p.send(&Command::Info(info))?;
-        }
-        Ok(())
+        self.p
+            .send_all([Info::Rule(board.rule), Info::TimeoutMatch(game)].map(Command::Info))
     }
 
     fn think(&mut self, turn: &Turn<'_, G>) -> Result<Answer, ArenaError> {
@@ -155,9 +147,7 @@ impl<G: GameInfo> Player<G> for GomocupEngine {
                 Info::TimeoutTurn(millis(left).max(1)),
             ],
         };
-        for info in infos {
-            self.p.send(&Command::Info(info))?;
-        }
+        self.p.send_all(infos.into_iter().map(Command::Info))?;
         let behind_one =
             moves.len() == self.known.len() + 1 && moves[..self.known.len()] == self.known[..];
         if moves.is_empty() {

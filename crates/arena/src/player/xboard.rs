@@ -7,7 +7,7 @@ use duel_core::GameInfo;
 use duel_protocol::xboard::{Command, Reply};
 use duel_search::Limits;
 
-use super::process::{Heard, Process, HANDSHAKE};
+use super::process::{probe_answer, Heard, Process};
 use super::{Answer, EngineSpec, Player, Thought, Turn, Value};
 use crate::{ArenaError, TimeControl};
 
@@ -74,12 +74,10 @@ impl XboardEngine {
                 break 'features;
             }
         }
-        for (name, value) in &spec.options {
-            e.p.send(&Command::Option {
-                name: name.clone(),
-                value: value.clone(),
-            })?;
-        }
+        e.p.send_all(spec.options.iter().map(|(name, value)| Command::Option {
+            name: name.clone(),
+            value: value.clone(),
+        }))?;
         Ok(e)
     }
 
@@ -111,9 +109,8 @@ impl XboardEngine {
         if !self.ping {
             return Ok(());
         }
-        self.p.send(&Command::Ping(1))?;
         let mut refused = None;
-        self.p.wait_for(|l| match Reply::parse(l) {
+        self.p.ask(&Command::Ping(1), |l| match Reply::parse(l) {
             Ok(Reply::Pong(1)) => true,
             Ok(Reply::Refused(line))
                 if line.starts_with("tellusererror")
@@ -182,9 +179,7 @@ impl XboardEngine {
             ));
         }
         self.new_board::<G>()?;
-        for c in [Command::Force, Command::Post] {
-            self.p.send(&c)?;
-        }
+        self.p.send_all([Command::Force, Command::Post])?;
         self.p.send(&Command::SetBoard(pos.to_text()))?;
         if let Some(d) = limits.depth {
             self.p.send(&Command::Depth(d))?;
@@ -194,13 +189,12 @@ impl XboardEngine {
         }
         self.ready()?;
         self.p.send(&Command::Go)?;
-        let t0 = Instant::now();
-        let mut answer = self.answer(t0 + patience, &[])?;
-        if answer == Answer::Late {
-            self.p.send(&Command::MoveNow)?;
-            answer = self.answer(Instant::now() + HANDSHAKE, &[])?;
-        }
-        let time = t0.elapsed();
+        let (answer, time) = probe_answer(
+            self,
+            patience,
+            |e| e.p.send(&Command::MoveNow),
+            |e, deadline| e.answer(deadline, &[]),
+        )?;
         // It played its move on its own board: out of the game before the next position.
         self.p.send(&Command::Force)?;
         Ok((answer, time))
@@ -235,9 +229,8 @@ impl<G: GameInfo> Player<G> for XboardEngine {
                 increment: tc.increment,
             },
         };
-        for c in [Command::Force, Command::Easy, Command::Post, clock] {
-            self.p.send(&c)?;
-        }
+        self.p
+            .send_all([Command::Force, Command::Easy, Command::Post, clock])?;
         if let Some(d) = tc.depth {
             self.p.send(&Command::Depth(d))?;
         }

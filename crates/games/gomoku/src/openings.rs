@@ -13,7 +13,7 @@ use crate::Gomoku;
 pub(crate) fn piskvork_line(start: &Gomoku, line: &str) -> OpeningLine {
     match piskvork_offsets(line) {
         None => OpeningLine::Other,
-        Some(Err(reason)) => OpeningLine::Bad(reason),
+        Some(Err(e)) => OpeningLine::Bad(e.to_string()),
         Some(Ok(offsets)) => match centred(start, &offsets) {
             Some(moves) => OpeningLine::Moves(moves),
             None => OpeningLine::Skipped,
@@ -21,9 +21,17 @@ pub(crate) fn piskvork_line(start: &Gomoku, line: &str) -> OpeningLine {
     }
 }
 
+/// A pair of a Piskvork opening line that is no offset (a number too large), as written.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("'{x}, {y}' is not an offset x,y")]
+struct OffsetError {
+    x: String,
+    y: String,
+}
+
 /// A Piskvork opening line (`0,0, 1,0, 1,3`: offsets from the centre, comma-separated), or
 /// None when the line is not one; an error when it looks like one but a number is not.
-fn piskvork_offsets(line: &str) -> Option<Result<Vec<(i32, i32)>, String>> {
+fn piskvork_offsets(line: &str) -> Option<Result<Vec<(i32, i32)>, OffsetError>> {
     let numbers: Vec<&str> = line.split(',').map(str::trim).collect();
     let looks = numbers.len() >= 2
         && numbers.len().is_multiple_of(2)
@@ -41,7 +49,10 @@ fn piskvork_offsets(line: &str) -> Option<Result<Vec<(i32, i32)>, String>> {
             .chunks(2)
             .map(|p| match (p[0].parse(), p[1].parse()) {
                 (Ok(x), Ok(y)) => Ok((x, y)),
-                _ => Err(format!("'{}, {}' is not an offset x,y", p[0], p[1])),
+                _ => Err(OffsetError {
+                    x: p[0].to_string(),
+                    y: p[1].to_string(),
+                }),
             })
             .collect(),
     )
@@ -64,4 +75,23 @@ fn centred(start: &Gomoku, offsets: &[(i32, i32)]) -> Option<Vec<String>> {
         moves.push(text);
     }
     Some(moves)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn piskvork_lines_are_centred_skipped_or_refused() {
+        let start = Gomoku::start();
+        let moves = |m: &[&str]| OpeningLine::Moves(m.iter().map(|s| s.to_string()).collect());
+        assert_eq!(piskvork_line(&start, "0,0, 1,0"), moves(&["7,7", "8,7"]));
+        assert_eq!(piskvork_line(&start, "0,0, 8,0"), OpeningLine::Skipped);
+        assert_eq!(piskvork_line(&start, "0,0, 0,0"), OpeningLine::Skipped);
+        assert_eq!(piskvork_line(&start, "h8 i9"), OpeningLine::Other);
+        assert_eq!(
+            piskvork_line(&start, "0,0, -,3"),
+            OpeningLine::Bad("'-, 3' is not an offset x,y".into())
+        );
+    }
 }

@@ -19,7 +19,6 @@ mod protocols;
 mod registry;
 mod report;
 mod session;
-pub mod timeman;
 
 pub use duel_core::solve::{
     Distance, MoveBounds, MoveProgress, MoveValue, QuickSolve, Solution, SolveError, SolveLimits,
@@ -31,6 +30,8 @@ pub use duel_core::{
 };
 pub use duel_search::{tree, Reference, Stats, TreeNode};
 pub use duel_search::{Limits, SearchConfig, Searcher};
+// The time manager is the searcher's; front ends have long found it here.
+pub use duel_search::timeman;
 pub use error::EngineError;
 pub use protocols::{gomocup, nboard, ucci, uci};
 pub use registry::{

@@ -1,17 +1,19 @@
-//! Opening books (`duel_arena::book::read_book`): chess FEN, EPD and PGN files
-//! (`read_openings`), and one position a line, or a Piskvork opening list, for the other
+//! Openings files (`duel_arena::read_openings`, each game's `GameInfo::read_openings`): chess
+//! FEN, EPD and PGN files, and one position a line, or a Piskvork opening list, for the other
 //! games. Input: a byte choosing the game (and Chess960 notation), then the file. Every
 //! opening read must start from a position that passes the conformance checks and play only
 //! legal moves.
 #![no_main]
 
-use duel_arena::book::read_book;
+use duel_arena::read_openings;
 use duel_core::conformance::check_position;
 use duel_core::GameInfo;
 use libfuzzer_sys::fuzz_target;
 
 fn check<G: GameInfo>(text: &str, chess960: bool) {
-    let Ok(openings) = read_book(text, chess960, &G::start()) else {
+    let mut start = G::start();
+    start.set_switch("UCI_Chess960", chess960);
+    let Ok(openings) = read_openings(&start, text) else {
         return;
     };
     for o in openings {

@@ -40,6 +40,16 @@ struct Ending {
 }
 
 impl Ending {
+    /// An end without a fault.
+    fn of(result: GameResult, reason: String) -> Ending {
+        Ending {
+            result,
+            reason,
+            fault: None,
+            restart: None,
+        }
+    }
+
     /// A loss for `side` by `fault`, for `reason`.
     fn fault(side: Side, fault: Fault, reason: String) -> Ending {
         Ending {
@@ -63,103 +73,9 @@ pub fn play_game<G: GameInfo>(
     round: usize,
     date: &str,
 ) -> Result<Played, ArenaError> {
-    let start = &opening.start;
-    let (mut pos, mut moves) = opening.line()?;
-    let mut notes: Vec<String> = vec![String::new(); moves.len()];
-    let mut times = vec![Duration::ZERO; moves.len()];
+    let mut game = Course::new(opening, controls)?;
     let names = players.each_ref().map(|p| p.name().to_string());
-    let mut players = players;
-    let mut clocks = Clocks::new(controls);
-    let mut watch = WinWatch::default();
-    // The game as it goes, until its end or a player's error (with the side that met it).
-    let mut contest = || -> Result<Ending, (Side, ArenaError)> {
-        for side in [Side::First, Side::Second] {
-            let me = side as usize;
-            players[me]
-                .new_game(start, controls[me])
-                .map_err(|e| (side, e))?;
-        }
-        loop {
-            if let Some((result, reason)) = judge(&pos, moves.len(), adjudication.max_plies) {
-                return Ok(Ending {
-                    result,
-                    reason,
-                    fault: None,
-                    restart: None,
-                });
-            }
-            let side = pos.side_to_move();
-            let me = side as usize;
-            let t0 = Instant::now();
-            let left = clocks.left[me];
-            let turn = Turn {
-                start,
-                moves: &moves,
-                pos: &pos,
-                clocks: clocks.left,
-                controls,
-                times: &times,
-                deadline: t0 + left,
-            };
-            let answer = players[me].think(&turn).map_err(|e| (side, e))?;
-            let used = t0.elapsed();
-            let secs = |d: Duration| d.as_secs_f64();
-            let text = match answer {
-                Answer::Move(text, thought) if clocks.charge(me, used) => {
-                    let won = adjudication
-                        .win
-                        .and_then(|rule| watch.see(&rule, side, &thought));
-                    if let Some(result) = won {
-                        return Ok(Ending {
-                            result,
-                            reason: "adjudication".to_string(),
-                            fault: None,
-                            restart: None,
-                        });
-                    }
-                    notes.push(thought.note(used));
-                    times.push(used);
-                    text
-                }
-                Answer::Resign => {
-                    return Ok(Ending {
-                        result: GameResult::win_for(side.other()),
-                        reason: format!("{} resigned", names[me]),
-                        fault: None,
-                        restart: None,
-                    })
-                }
-                late @ (Answer::Move(..) | Answer::Late) => {
-                    let how = match late {
-                        Answer::Move(..) => format!(
-                            "its move took {:.3}s, {:.3}s were left",
-                            secs(used),
-                            secs(left)
-                        ),
-                        _ => format!("no move in the {:.3}s left", secs(left)),
-                    };
-                    let reason = format!("{} lost on time: {how}", names[me]);
-                    let mut end = Ending::fault(side, Fault::Time, reason);
-                    // A player that does not stop when told would play on into its next game.
-                    if players[me].interrupt().is_err() {
-                        end.restart = Some(side);
-                    }
-                    return Ok(end);
-                }
-            };
-            match read_move(&pos, &text) {
-                Ok(mv) => {
-                    pos.play(mv);
-                    moves.push(mv);
-                }
-                Err(e) => {
-                    let reason = format!("{} played an illegal move: {e}", names[me]);
-                    return Ok(Ending::fault(side, Fault::Illegal, reason));
-                }
-            }
-        }
-    };
-    let ending = match contest() {
+    let ending = match game.contest(players, &names, adjudication) {
         Ok(ending) => ending,
         Err((side, e)) => {
             let Some((fault, what)) = e.fault() else {
@@ -171,61 +87,213 @@ pub fn play_game<G: GameInfo>(
             }
         }
     };
+    let record = game.record(&names, &ending, round, date);
     let Ending {
         result,
         reason,
         fault,
         restart,
     } = ending;
-    let round = round.to_string();
-    let [first_tc, second_tc] = controls.map(|tc| tc.pgn());
-    let [first_name, second_name] = G::SIDE_NAMES;
-    let mut tags = vec![
-        ("Event", "duel match"),
-        ("Site", "?"),
-        ("Date", date),
-        ("Round", round.as_str()),
-        (first_name, names[0].as_str()),
-        (second_name, names[1].as_str()),
-    ];
-    // Time odds: PGN's one TimeControl tag cannot say it, so each side gets its own tag, as
-    // cutechess-cli writes them.
-    let own_tags = [first_name, second_name].map(|n| format!("{n}TimeControl"));
-    if first_tc == second_tc {
-        tags.push(("TimeControl", first_tc.as_str()));
-    } else {
-        tags.push((own_tags[0].as_str(), first_tc.as_str()));
-        tags.push((own_tags[1].as_str(), second_tc.as_str()));
-    }
-    tags.push(("Termination", reason.as_str()));
-    let info = RecordInfo {
-        names: [names[0].as_str(), names[1].as_str()],
-        tags: &tags,
-        notes: &notes,
-        result: Some(result.pgn()),
-        termination: Some(&reason),
-        clocks: controls.map(|c| c.clock()),
-        times: &times,
-    };
-    let record = G::record(start, &moves, &info).unwrap_or_else(|| {
-        let texts = Turn {
-            start,
-            moves: &moves,
-            pos: &pos,
-            clocks: clocks.left,
-            controls,
-            times: &times,
-            deadline: Instant::now(),
-        }
-        .move_texts();
-        format!("{} {} {}\n", start.to_text(), texts.join(" "), result.pgn())
-    });
     Ok(Played {
         result,
         reason,
         fault,
         restart,
         record,
-        end: pos.to_text(),
+        end: game.pos.to_text(),
     })
+}
+
+/// A game as it goes: where it started, the position and the moves, each move's comment and
+/// time for the record, and the clocks.
+struct Course<'a, G: GameInfo> {
+    start: &'a G,
+    pos: G,
+    moves: Vec<G::Move>,
+    notes: Vec<String>,
+    times: Vec<Duration>,
+    controls: [TimeControl; 2],
+    clocks: Clocks,
+}
+
+impl<'a, G: GameInfo> Course<'a, G> {
+    /// The game after `opening`'s moves, which take no time and have no comment.
+    fn new(opening: &'a Opening<G>, controls: [TimeControl; 2]) -> Result<Self, ArenaError> {
+        let (pos, moves) = opening.line()?;
+        Ok(Course {
+            start: &opening.start,
+            pos,
+            notes: vec![String::new(); moves.len()],
+            times: vec![Duration::ZERO; moves.len()],
+            moves,
+            controls,
+            clocks: Clocks::new(controls),
+        })
+    }
+
+    /// The player's turn now, its flag falling at `deadline`.
+    fn turn(&self, deadline: Instant) -> Turn<'_, G> {
+        Turn {
+            start: self.start,
+            moves: &self.moves,
+            pos: &self.pos,
+            clocks: self.clocks.left,
+            controls: self.controls,
+            times: &self.times,
+            deadline,
+        }
+    }
+
+    /// The game from its first turn to its end, or to a player's error (with the side that
+    /// met it).
+    fn contest(
+        &mut self,
+        players: [&mut dyn Player<G>; 2],
+        names: &[String; 2],
+        adjudication: &Adjudication,
+    ) -> Result<Ending, (Side, ArenaError)> {
+        for side in [Side::First, Side::Second] {
+            let me = side as usize;
+            players[me]
+                .new_game(self.start, self.controls[me])
+                .map_err(|e| (side, e))?;
+        }
+        let mut watch = WinWatch::default();
+        loop {
+            let plies = self.moves.len();
+            if let Some((result, reason)) = judge(&self.pos, plies, adjudication.max_plies) {
+                return Ok(Ending::of(result, reason));
+            }
+            let side = self.pos.side_to_move();
+            let me = side as usize;
+            let step = self.step(&mut *players[me], &names[me], adjudication, &mut watch);
+            if let Some(ending) = step.map_err(|e| (side, e))? {
+                return Ok(ending);
+            }
+        }
+    }
+
+    /// The mover's move: asked of `player`, charged to its clock, judged and played; the
+    /// game's end where the answer ends it (a resignation, a flag, an illegal move, a win
+    /// adjudicated on the values `watch` has seen).
+    fn step(
+        &mut self,
+        player: &mut dyn Player<G>,
+        name: &str,
+        adjudication: &Adjudication,
+        watch: &mut WinWatch,
+    ) -> Result<Option<Ending>, ArenaError> {
+        let side = self.pos.side_to_move();
+        let me = side as usize;
+        let t0 = Instant::now();
+        let left = self.clocks.left[me];
+        let answer = player.think(&self.turn(t0 + left))?;
+        let used = t0.elapsed();
+        let text = match answer {
+            Answer::Move(text, thought) if self.clocks.charge(me, used) => {
+                let won = adjudication
+                    .win
+                    .and_then(|rule| watch.see(&rule, side, &thought));
+                if let Some(result) = won {
+                    return Ok(Some(Ending::of(result, "adjudication".to_string())));
+                }
+                self.notes.push(thought.note(used));
+                self.times.push(used);
+                text
+            }
+            Answer::Resign => {
+                let reason = format!("{name} resigned");
+                return Ok(Some(Ending::of(GameResult::win_for(side.other()), reason)));
+            }
+            late @ (Answer::Move(..) | Answer::Late) => {
+                let moved = matches!(late, Answer::Move(..));
+                return Ok(Some(lost_on_time(player, side, name, moved, used, left)));
+            }
+        };
+        match read_move(&self.pos, &text) {
+            Ok(mv) => {
+                self.pos.play(mv);
+                self.moves.push(mv);
+                Ok(None)
+            }
+            Err(e) => {
+                let reason = format!("{name} played an illegal move: {e}");
+                Ok(Some(Ending::fault(side, Fault::Illegal, reason)))
+            }
+        }
+    }
+
+    /// The game's record in the game's format (PGN, GGF), with the match's tags, each move's
+    /// comment and time, the result and why; the start, the moves and the result where the
+    /// game has no format.
+    fn record(&self, names: &[String; 2], ending: &Ending, round: usize, date: &str) -> String {
+        let (result, reason) = (ending.result, ending.reason.as_str());
+        let round = round.to_string();
+        let [first_tc, second_tc] = self.controls.map(|tc| tc.pgn());
+        let [first_name, second_name] = G::SIDE_NAMES;
+        let mut tags = vec![
+            ("Event", "duel match"),
+            ("Site", "?"),
+            ("Date", date),
+            ("Round", round.as_str()),
+            (first_name, names[0].as_str()),
+            (second_name, names[1].as_str()),
+        ];
+        // Time odds: PGN's one TimeControl tag cannot say it, so each side gets its own tag, as
+        // cutechess-cli writes them.
+        let own_tags = [first_name, second_name].map(|n| format!("{n}TimeControl"));
+        if first_tc == second_tc {
+            tags.push(("TimeControl", first_tc.as_str()));
+        } else {
+            tags.push((own_tags[0].as_str(), first_tc.as_str()));
+            tags.push((own_tags[1].as_str(), second_tc.as_str()));
+        }
+        tags.push(("Termination", reason));
+        let info = RecordInfo {
+            names: [names[0].as_str(), names[1].as_str()],
+            tags: &tags,
+            notes: &self.notes,
+            result: Some(result.pgn()),
+            termination: Some(reason),
+            clocks: self.controls.map(|c| c.clock()),
+            times: &self.times,
+        };
+        G::record(self.start, &self.moves, &info).unwrap_or_else(|| {
+            let texts = self.turn(Instant::now()).move_texts();
+            format!(
+                "{} {} {}\n",
+                self.start.to_text(),
+                texts.join(" "),
+                result.pgn()
+            )
+        })
+    }
+}
+
+/// The end of a game whose mover `side` (`name`) let its flag fall: its move came after
+/// `left` (`moved`), or none came. A player that does not stop when told would play on into
+/// its next game, so it is made anew.
+fn lost_on_time<G: GameInfo>(
+    player: &mut dyn Player<G>,
+    side: Side,
+    name: &str,
+    moved: bool,
+    used: Duration,
+    left: Duration,
+) -> Ending {
+    let secs = |d: Duration| d.as_secs_f64();
+    let how = match moved {
+        true => format!(
+            "its move took {:.3}s, {:.3}s were left",
+            secs(used),
+            secs(left)
+        ),
+        false => format!("no move in the {:.3}s left", secs(left)),
+    };
+    let reason = format!("{name} lost on time: {how}");
+    let mut end = Ending::fault(side, Fault::Time, reason);
+    if player.interrupt().is_err() {
+        end.restart = Some(side);
+    }
+    end
 }

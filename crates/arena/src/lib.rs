@@ -5,15 +5,14 @@
 //! the game's own rules judge the end ([`adjudicate`]: an illegal move loses too, and so does
 //! a crash, a hang or garbage where a move is due, after which the engine is started again:
 //! each a [`Fault`], counted per player); openings
-//! are random plies from the start for any game, or read from a chess book ([`openings`],
-//! [`book`]), each played twice with colours swapped; games run several at a time or in
+//! are random plies from the start for any game, or read from an openings file in the game's
+//! own formats ([`openings`]), each played twice with colours swapped; games run several at a time or in
 //! shards over several machines ([`schedule`], [`results`]); every game is kept in the
 //! game's record format (PGN, GGF); and the score comes as an Elo difference with its 95%
 //! interval, by games and by pairs ([`stats`]), or as a sequential test ([`sprt`]) that stops
 //! the match once it has decided.
 
 pub mod adjudicate;
-pub mod book;
 pub mod clock;
 mod error;
 mod game;
@@ -26,10 +25,11 @@ pub mod sprt;
 pub mod stats;
 
 pub use adjudicate::{Adjudication, Fault, GameResult, WinRule};
-pub use book::{read_openings, BookError};
 pub use clock::{Clocks, TimeControl};
+pub use duel_core::OpeningsError;
 pub use error::{ArenaError, ParseError};
 pub use game::{play_game, Played};
+pub use openings::file::read_openings;
 pub use openings::{random_openings, Opening};
 pub use player::{DuelSpec, EngineSpec, Player, Protocol};
 pub use probe::{Analyst, Choice};

@@ -59,7 +59,7 @@ impl PositionArgs {
                         "--chess960 {start} and --position both give the start: give one"
                     );
                 }
-                position = chess960_start(start)?;
+                position = numbered_start(s.game(), start)?;
             }
         }
         s.set_position(&position, &moves).with_context(|| {
@@ -228,24 +228,31 @@ pub fn command_line(text: &str, what: &str) -> Result<Vec<String>> {
     Ok(words)
 }
 
-/// The FEN of Chess960 start `start`: Scharnagl's number 0 to 959, or `random`.
-fn chess960_start(start: &str) -> Result<String> {
+/// The position text of `game`'s numbered start `start` (chess: the Chess960 start of
+/// Scharnagl's number, 0 to 959), or of one drawn at random for `random`.
+fn numbered_start(game: &str, start: &str) -> Result<String> {
+    let entry = duel_engine::game(game)?;
+    let count = entry.numbered_starts;
+    if count == 0 {
+        anyhow::bail!("{} has no numbered starts for --chess960", entry.title);
+    }
     let n = if start == "random" {
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64);
-        duel_core::SplitMix64::new(nanos).below(960) as u32
+        duel_core::SplitMix64::new(nanos).below(count as usize) as u32
     } else {
         match start.parse::<u32>() {
-            Ok(n) if n < 960 => n,
+            Ok(n) if n < count => n,
             _ => anyhow::bail!(
-                "--chess960 takes a start number from 0 to 959 or 'random', not '{start}'"
+                "--chess960 takes a start number from 0 to {} or 'random', not '{start}'",
+                count - 1
             ),
         }
     };
-    Ok(duel_core::Game::to_text(
-        &duel_chess::Chess::chess960_start(n),
-    ))
+    entry
+        .numbered_start(n)
+        .with_context(|| format!("{} has no start number {n}", entry.title))
 }
 
 #[cfg(test)]

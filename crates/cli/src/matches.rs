@@ -9,11 +9,12 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use duel_arena::openings::{chess960_start, has_chess960};
+use duel_arena::openings::numbered_start;
 use duel_arena::player::{start_engine, Maker};
 use duel_arena::{
-    random_openings, run_match, Adjudication, DuelSpec, EngineSpec, Fault, GameOutcome, GameResult,
-    MatchParams, Protocol, RunResults, Schedule, Shard, Sprt, Standings, TimeControl, Verdict,
+    random_openings, read_openings, run_match, Adjudication, DuelSpec, EngineSpec, Fault,
+    GameOutcome, GameResult, MatchParams, Opening, Protocol, RunResults, Schedule, Shard, Sprt,
+    Standings, TimeControl, Verdict,
 };
 use duel_core::GameInfo;
 use duel_engine::{GameVisitor, Limits, Session};
@@ -89,12 +90,12 @@ pub struct MatchArgs {
     /// cannot be appended to.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
-    /// Seed of the random openings, or of the order of a book's (--openings).
+    /// Seed of the random openings, or of the order of an openings file's (--openings).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Random plies in each opening (then kept only if duel's search finds it near level:
     /// chess, depth 6 within 50 centipawns) [default: 8]; with --openings, the most moves
-    /// taken from each game of a PGN book.
+    /// taken from each game of a PGN file.
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=40))]
     pub opening_plies: Option<u32>,
     /// Chess960 (Fischer Random): each opening starts from one of the 960 starts, drawn by the
@@ -245,60 +246,12 @@ pub fn play_match(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
 
 /// Runs the match and prints a line per game, then the result.
 fn play<G: GameInfo>(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
-    let mut first = Who::read::<G>(
-        a.first.as_deref(),
-        a.first_protocol,
-        &a.first_options,
-        "first",
-    )?;
-    let mut second = Who::read::<G>(
-        Some(&a.second),
-        a.second_protocol,
-        &a.second_options,
-        "second",
-    )?;
     let tc = match (a.nodes, a.depth) {
         (None, None) => a.tc,
         (nodes, depth) => TimeControl::per_move(nodes, depth),
     };
     let controls = [a.first_tc.unwrap_or(tc), tc];
-    if a.chess960 {
-        if !has_chess960::<G>() {
-            bail!("--chess960 is a chess variant, not one of {}", G::TITLE);
-        }
-        for (who, which) in [(&mut first, "first"), (&mut second, "second")] {
-            let Who::Engine(spec) = who else { continue };
-            if spec.protocol != Protocol::Uci {
-                bail!("--chess960 needs UCI engines: the {which} engine speaks xboard");
-            }
-            if !spec
-                .options
-                .iter()
-                .any(|(k, _)| k.eq_ignore_ascii_case("UCI_Chess960"))
-            {
-                spec.options.push(("UCI_Chess960".into(), "true".into()));
-            }
-        }
-    }
-    // A player that cannot be made (an evaluator the game lacks) or cannot obey the limit is
-    // refused before the openings are searched.
-    for (who, which) in [(&first, "first"), (&second, "second")] {
-        match who {
-            Who::Duel(spec) => {
-                spec.player::<G>()?;
-            }
-            Who::Engine(e)
-                if a.nodes.is_some() && !matches!(e.protocol, Protocol::Uci | Protocol::Ucci) =>
-            {
-                bail!(
-                "--nodes limits duel in process, UCI and UCCI engines; the {which} engine speaks {}: \
-                 use --depth or --tc",
-                format!("{:?}", e.protocol).to_ascii_lowercase()
-            )
-            }
-            Who::Engine(_) => {}
-        }
-    }
+    let [first, second] = players::<G>(a)?;
     // Before the openings are searched: a record file that cannot be appended to is refused
     // at once, not after the first game has been played for nothing.
     let mut pgn = match &a.pgn {
@@ -312,46 +265,7 @@ fn play<G: GameInfo>(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
         )),
         None => None,
     };
-    let count = (a.games as usize).div_ceil(2);
-    // The variant named after the game (`gomoku:renju:20`) is every game's start.
-    let start = match duel_engine::split_variant(&a.game).1 {
-        Some(spec) => G::variant(spec)
-            .map_err(|e| anyhow::anyhow!("'{}': no such variant: {}", a.game, e.reason))?,
-        None => G::start(),
-    };
-    let openings = match &a.openings {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            let mut all = duel_arena::book::read_book::<G>(&text, a.chess960, &start)
-                .with_context(|| path.display().to_string())?;
-            shuffle(&mut all, a.seed);
-            all.truncate(count);
-            if let Some(plies) = a.opening_plies {
-                for o in &mut all {
-                    o.moves.truncate(plies as usize);
-                }
-            }
-            all
-        }
-        None => {
-            let judge = std::cell::RefCell::new(duel_engine::open(G::NAME, None)?);
-            random_openings(
-                count,
-                a.opening_plies.unwrap_or(RANDOM_PLIES) as usize,
-                a.seed,
-                |rng| match a.chess960 {
-                    true => chess960_start::<G>(rng).unwrap_or_else(G::start),
-                    false => start.clone(),
-                },
-                |pos, moves| plausible(judge.borrow_mut().as_mut(), pos, moves),
-                |pos| balanced(judge.borrow_mut().as_mut(), pos),
-            )
-        }
-    };
-    if openings.is_empty() {
-        bail!("no balanced opening found with seed {}", a.seed);
-    }
+    let openings = openings::<G>(a)?;
     let params = MatchParams {
         game: match duel_engine::split_variant(&a.game).1 {
             Some(spec) => format!("{}:{spec}", G::NAME),
@@ -425,6 +339,111 @@ fn play<G: GameInfo>(a: &MatchArgs, out: &mut dyn Write) -> Result<()> {
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     report.summary(out, &standings)
+}
+
+/// The two players as the flags give them, refused before the openings are searched where
+/// they cannot be made (an evaluator the game lacks) or cannot obey the match (its limit,
+/// Chess960 over another protocol than UCI).
+fn players<G: GameInfo>(a: &MatchArgs) -> Result<[Who; 2]> {
+    let mut first = Who::read::<G>(
+        a.first.as_deref(),
+        a.first_protocol,
+        &a.first_options,
+        "first",
+    )?;
+    let mut second = Who::read::<G>(
+        Some(&a.second),
+        a.second_protocol,
+        &a.second_options,
+        "second",
+    )?;
+    if a.chess960 {
+        if G::NUMBERED_STARTS == 0 {
+            bail!("--chess960 is a chess variant, not one of {}", G::TITLE);
+        }
+        for (who, which) in [(&mut first, "first"), (&mut second, "second")] {
+            let Who::Engine(spec) = who else { continue };
+            if spec.protocol != Protocol::Uci {
+                bail!("--chess960 needs UCI engines: the {which} engine speaks xboard");
+            }
+            if !spec
+                .options
+                .iter()
+                .any(|(k, _)| k.eq_ignore_ascii_case("UCI_Chess960"))
+            {
+                spec.options.push(("UCI_Chess960".into(), "true".into()));
+            }
+        }
+    }
+    // A player that cannot be made (an evaluator the game lacks) or cannot obey the limit is
+    // refused before the openings are searched.
+    for (who, which) in [(&first, "first"), (&second, "second")] {
+        match who {
+            Who::Duel(spec) => {
+                spec.player::<G>()?;
+            }
+            Who::Engine(e)
+                if a.nodes.is_some() && !matches!(e.protocol, Protocol::Uci | Protocol::Ucci) =>
+            {
+                bail!(
+                "--nodes limits duel in process, UCI and UCCI engines; the {which} engine speaks {}: \
+                 use --depth or --tc",
+                format!("{:?}", e.protocol).to_ascii_lowercase()
+            )
+            }
+            Who::Engine(_) => {}
+        }
+    }
+    Ok([first, second])
+}
+
+/// The match's openings: read from --openings (in an order drawn by the seed, cut to the
+/// games and to --opening-plies), else random and balanced ones; refused when there are none.
+fn openings<G: GameInfo>(a: &MatchArgs) -> Result<Vec<Opening<G>>> {
+    let count = (a.games as usize).div_ceil(2);
+    // The variant named after the game (`gomoku:renju:20`) is every game's start.
+    let start = match duel_engine::split_variant(&a.game).1 {
+        Some(spec) => G::variant(spec)
+            .map_err(|e| anyhow::anyhow!("'{}': no such variant: {}", a.game, e.reason))?,
+        None => G::start(),
+    };
+    let openings = match &a.openings {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            // Read in the match's notation: Chess960's where it is one.
+            let mut notation = start.clone();
+            notation.set_switch("UCI_Chess960", a.chess960);
+            let mut all =
+                read_openings(&notation, &text).with_context(|| path.display().to_string())?;
+            shuffle(&mut all, a.seed);
+            all.truncate(count);
+            if let Some(plies) = a.opening_plies {
+                for o in &mut all {
+                    o.moves.truncate(plies as usize);
+                }
+            }
+            all
+        }
+        None => {
+            let judge = std::cell::RefCell::new(duel_engine::open(G::NAME, None)?);
+            random_openings(
+                count,
+                a.opening_plies.unwrap_or(RANDOM_PLIES) as usize,
+                a.seed,
+                |rng| match a.chess960 {
+                    true => numbered_start::<G>(rng).unwrap_or_else(G::start),
+                    false => start.clone(),
+                },
+                |pos, moves| plausible(judge.borrow_mut().as_mut(), pos, moves),
+                |pos| balanced(judge.borrow_mut().as_mut(), pos),
+            )
+        }
+    };
+    if openings.is_empty() {
+        bail!("no balanced opening found with seed {}", a.seed);
+    }
+    Ok(openings)
 }
 
 /// The first lines of a match's report: who plays whom, how, and the test if any.

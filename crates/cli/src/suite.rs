@@ -1,15 +1,15 @@
-//! `duel suite`: a chess test suite in EPD (Win At Chess, Bratko-Kopec, ...), each position
-//! searched under the same limit; a position is solved when the move chosen is one of its `bm`
-//! moves and none of its `am` moves.
+//! `duel suite`: a test suite in the game's format (chess: EPD, as Win At Chess and
+//! Bratko-Kopec are written; `GameInfo::read_suite_line`), each position searched under the
+//! same limit; a position is solved when the move chosen is one of its best moves (EPD's `bm`)
+//! and none of its moves to avoid (`am`).
 
 use std::io::Write;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use clap::Args;
 use duel_arena::{Analyst, EngineSpec, Protocol};
-use duel_chess::Chess;
-use duel_core::Game;
-use duel_engine::{Limits, Session};
+use duel_core::{GameInfo, SuitePosition};
+use duel_engine::{GameVisitor, Limits, Session};
 
 use crate::args::{command_line, parse_option, EngineArgs, LimitArgs};
 
@@ -18,6 +18,9 @@ use crate::args::{command_line, parse_option, EngineArgs, LimitArgs};
 pub struct SuiteArgs {
     /// The EPD file: FEN's first four fields, then operations such as `bm Qg6; id "WAC.001";`.
     pub file: std::path::PathBuf,
+    /// The game of the suite: one with a test-suite format (chess's EPD).
+    #[arg(long, default_value = "chess")]
+    pub game: String,
     #[command(flatten)]
     pub limits: LimitArgs,
     #[command(flatten)]
@@ -39,81 +42,69 @@ pub struct SuiteArgs {
     pub engine_options: Vec<(String, String)>,
 }
 
-/// One position of a suite.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One position of a suite, as the game reads it, named.
+#[derive(Debug)]
 struct Problem {
+    /// Its `id`, or its line.
     id: String,
-    fen: String,
-    /// Best moves and moves to avoid, in UCI notation.
-    best: Vec<String>,
-    avoid: Vec<String>,
+    suite: SuitePosition,
 }
 
-/// Reads one EPD line (`line_no` for messages).
-fn parse_epd(line: &str, line_no: usize) -> Result<Problem> {
-    let fields: Vec<&str> = line.split_whitespace().collect();
-    if fields.len() < 5 {
-        bail!("line {line_no}: an EPD line needs four FEN fields and at least one operation");
-    }
-    let fen = format!("{} 0 1", fields[..4].join(" "));
-    let pos = Chess::from_text(&fen).with_context(|| format!("line {line_no}"))?;
-    let ops = fields[4..].join(" ");
-    let mut problem = Problem {
-        id: format!("line {line_no}"),
-        fen,
-        best: Vec::new(),
-        avoid: Vec::new(),
-    };
-    for op in ops.split(';').map(str::trim).filter(|o| !o.is_empty()) {
-        let (code, operand) = op.split_once(' ').unwrap_or((op, ""));
-        let moves = |list: &str| -> Result<Vec<String>> {
-            list.split_whitespace()
-                .map(|san| {
-                    pos.parse_san(san)
-                        .map(|m| pos.format_move(m))
-                        .with_context(|| format!("line {line_no}: move '{san}'"))
-                })
-                .collect()
+/// The positions of suite `text`, a line each (blank lines and lines starting with `#`
+/// skipped).
+fn read_problems<G: GameInfo>(text: &str) -> Result<Vec<Problem>> {
+    let mut problems = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        let Some(read) = G::read_suite_line(line) else {
+            anyhow::bail!("{} has no test-suite format", G::TITLE);
         };
-        match code {
-            "bm" => problem.best = moves(operand)?,
-            "am" => problem.avoid = moves(operand)?,
-            "id" => problem.id = operand.trim().trim_matches('"').to_string(),
-            _ => {}
+        let suite = read.with_context(|| format!("line {}", i + 1))?;
+        let id = suite
+            .id
+            .clone()
+            .unwrap_or_else(|| format!("line {}", i + 1));
+        problems.push(Problem { id, suite });
+    }
+    Ok(problems)
+}
+
+/// Runs `duel suite` for the game named by `--game`.
+pub fn suite(a: &SuiteArgs, out: &mut dyn Write) -> Result<()> {
+    struct Visit<'a>(&'a SuiteArgs, &'a mut dyn Write);
+    impl GameVisitor for Visit<'_> {
+        type Output = Result<()>;
+        fn visit<G: GameInfo>(self) -> Result<()> {
+            run::<G>(self.0, self.1)
         }
     }
-    if problem.best.is_empty() && problem.avoid.is_empty() {
-        bail!("line {line_no}: no bm or am operation");
-    }
-    Ok(problem)
+    duel_engine::with_game(&a.game, Visit(a, out))?
 }
 
 /// Runs the suite and prints a line per position, then the count solved.
-pub fn suite(a: &SuiteArgs, out: &mut dyn Write) -> Result<()> {
+fn run<G: GameInfo>(a: &SuiteArgs, out: &mut dyn Write) -> Result<()> {
     let text = std::fs::read_to_string(&a.file)
         .with_context(|| format!("cannot read {}", a.file.display()))?;
-    let problems = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
-        .map(|(i, l)| parse_epd(l, i + 1))
-        .collect::<Result<Vec<_>>>()?;
+    let problems = read_problems::<G>(&text)?;
     let mut tested = Tested::open(a)?;
     let mut solved = 0;
     let mut nodes = 0;
     let mut time = std::time::Duration::ZERO;
     for p in &problems {
-        let r = tested.choose(p)?;
+        let r = tested.choose::<G>(p)?;
         let mv = r.best.unwrap_or_else(|| "-".into());
-        let ok = (p.best.is_empty() || p.best.contains(&mv)) && !p.avoid.contains(&mv);
+        let (best, avoid) = (&p.suite.best, &p.suite.avoid);
+        let ok = (best.is_empty() || best.contains(&mv)) && !avoid.contains(&mv);
         solved += usize::from(ok);
         nodes += r.nodes.unwrap_or(0);
         time += r.time;
         if !ok || !a.quiet {
-            let want = if p.best.is_empty() {
-                format!("not {}", p.avoid.join(" "))
+            let want = if best.is_empty() {
+                format!("not {}", avoid.join(" "))
             } else {
-                p.best.join(" ")
+                best.join(" ")
             };
             let depth = r.depth.map_or("-".into(), |d| d.to_string());
             let effort = match r.nodes {
@@ -133,7 +124,7 @@ pub fn suite(a: &SuiteArgs, out: &mut dyn Write) -> Result<()> {
             out,
             "solved {solved}/{} by {} ({:.1} s)",
             problems.len(),
-            analyst.name::<Chess>(),
+            analyst.name::<G>(),
             time.as_secs_f64()
         )?;
         return Ok(());
@@ -166,7 +157,7 @@ struct Answer {
 impl Tested {
     fn open(a: &SuiteArgs) -> Result<Tested> {
         // duel's session also gives the default limit, so that a bare run of either compares.
-        let session = a.engine.open("chess")?;
+        let session = a.engine.open(&a.game)?;
         let limits = a.limits.limits(session.as_ref());
         let Some(cmd) = &a.program else {
             return Ok(Tested::Duel(session, limits));
@@ -180,10 +171,10 @@ impl Tested {
         Ok(Tested::Other(analyst, limits))
     }
 
-    fn choose(&mut self, p: &Problem) -> Result<Answer> {
+    fn choose<G: GameInfo>(&mut self, p: &Problem) -> Result<Answer> {
         match self {
             Tested::Duel(session, limits) => {
-                session.set_position(&p.fen, &[])?;
+                session.set_position(&p.suite.position, &[])?;
                 // Each position on its own, as if it were the first: no table from the last one.
                 session.new_game();
                 let r = session.search(limits, &mut |_| {})?;
@@ -195,7 +186,7 @@ impl Tested {
                 })
             }
             Tested::Other(analyst, limits) => {
-                let pos = Chess::from_text(&p.fen)?;
+                let pos = G::from_text(&p.suite.position)?;
                 let c = analyst.choose(&pos, limits).with_context(|| p.id.clone())?;
                 Ok(Answer {
                     best: c.best,
@@ -213,25 +204,29 @@ mod tests {
     use super::*;
 
     #[test]
-    fn epd_lines() {
-        let p = parse_epd(
-            "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id \"WAC.001\";",
-            1,
-        )
-        .unwrap();
-        assert_eq!(p.id, "WAC.001");
-        assert_eq!(p.best, ["g3g6"]);
-        let p = parse_epd("4k3/8/8/8/8/8/8/R3K3 w Q - am O-O-O Ra8+;", 7).unwrap();
-        assert_eq!(p.avoid, ["e1c1", "a1a8"]);
-        assert_eq!(p.id, "line 7");
+    fn positions_are_named_by_id_or_line_and_refused_by_line() {
+        let text = "# a suite\n\n\
+            2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id \"WAC.001\";\n\
+            4k3/8/8/8/8/8/8/R3K3 w Q - am O-O-O Ra8+;\n";
+        let problems = read_problems::<duel_chess::Chess>(text).unwrap();
+        let ids: Vec<&str> = problems.iter().map(|p| p.id.as_str()).collect();
+        assert_eq!(ids, ["WAC.001", "line 4"]);
+        assert_eq!(problems[1].suite.avoid, ["e1c1", "a1a8"]);
         for (bad, says) in [
-            ("4k3/8/8/8/8/8/8/R3K3 w Q -", "operation"),
-            ("4k3/8/8/8/8/8/8/R3K3 w Q - bm Nf3;", "Nf3"),
-            ("4k3/8/8/8/8/8/8/R3K3 w Q - id \"x\";", "no bm"),
-            ("4k3/8/8/9/8/8/8/R3K3 w Q - bm Ra8+;", "line 3"),
+            (
+                "\n4k3/8/8/8/8/8/8/R3K3 w Q - bm Nf3;",
+                "line 2: move 'Nf3': ",
+            ),
+            (
+                "4k3/8/8/9/8/8/8/R3K3 w Q - bm Ra8+;",
+                "line 1: invalid chess position",
+            ),
+            ("4k3/8/8/8/8/8/8/R3K3 w Q -", "line 1: an EPD line needs"),
         ] {
-            let e = format!("{:#}", parse_epd(bad, 3).unwrap_err());
+            let e = format!("{:#}", read_problems::<duel_chess::Chess>(bad).unwrap_err());
             assert!(e.contains(says), "{bad}: {e}");
         }
+        let e = read_problems::<duel_othello::Othello>("f5\n").unwrap_err();
+        assert_eq!(e.to_string(), "Othello has no test-suite format");
     }
 }

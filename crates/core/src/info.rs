@@ -1,7 +1,9 @@
 //! What a front end needs of a game beyond its rules: how it is named and shown, its
-//! evaluators, its bench positions, its search profile and its solver. A game crate implements
-//! [`GameInfo`] for its position type; the engine's registry lists the type once, and every
-//! front end reads the rest from here, so adding a game touches its own crate and that line.
+//! evaluators, its bench positions, its search profile and its solver, and what the arena
+//! and the protocols' clients need of it (its openings files, its numbered starts, its
+//! names in xboard and Gomocup, its test suites). A game crate implements [`GameInfo`] for
+//! its position type; the engine's registry lists the type once, and every front end reads
+//! the rest from here, so adding a game touches its own crate and that line.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -11,8 +13,8 @@ use crate::solve::{
     QuickSolve, Solution, SolveError, SolveGoal, SolveLimits, SolveProgress, SolverCache,
 };
 use crate::{
-    BoardStyle, BoardView, Evaluator, Game, MoveCells, PositionError, SearchProfile, Side,
-    SolverLimits, SolverStopped,
+    BoardStyle, BoardView, Evaluator, Game, MoveCells, MoveError, PositionError, SearchProfile,
+    Side, SolverLimits, SolverStopped,
 };
 
 /// Builds something from an evaluator of game `G` whose type only the game knows: the engine
@@ -181,6 +183,94 @@ pub struct RecordClock {
     pub increment: Duration,
 }
 
+/// Why an openings file cannot be read, and where.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OpeningsError {
+    /// A line is neither a position nor a line of moves (nor one of the game's own format).
+    #[error("line {line}: {reason}")]
+    Line {
+        /// The line, from 1.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A game of a record file (chess: PGN) cannot be read.
+    #[error("game {game} (line {line}): {reason}")]
+    Game {
+        /// The game, from 1.
+        game: usize,
+        /// Its first line, from 1.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Nothing in the file.
+    #[error("the opening file holds no position or game")]
+    Empty,
+}
+
+/// A line of an openings file as a format of the game's own reads it (Gomoku: Piskvork's
+/// offsets from the centre), for [`read_opening_lines`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OpeningLine {
+    /// Not a line of the game's own format: read as a position or a line of moves.
+    Other,
+    /// The moves from the start, in its notation.
+    Moves(Vec<String>),
+    /// A line of the format that this start cannot hold (a stone off a smaller board).
+    Skipped,
+    /// A line of the format that is malformed: what is wrong.
+    Bad(String),
+}
+
+/// One position of a test suite (chess: an EPD line with `bm` or `am`): solved when the move
+/// chosen is one of the best moves and none of the moves to avoid.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SuitePosition {
+    /// The name the suite gives it (EPD's `id`), if any.
+    pub id: Option<String>,
+    /// The position, in the game's text form.
+    pub position: String,
+    /// The best moves, in the game's notation.
+    pub best: Vec<String>,
+    /// The moves to avoid, in the game's notation.
+    pub avoid: Vec<String>,
+}
+
+/// Why a line of a test suite cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SuiteError {
+    /// The line is not one of the suite's format: what is wrong.
+    #[error("{0}")]
+    Malformed(String),
+    /// Its position is not one.
+    #[error(transparent)]
+    Position(#[from] PositionError),
+    /// One of its moves is not one in its position.
+    #[error("move '{text}'")]
+    Move {
+        /// The move as written.
+        text: String,
+        /// Why it is refused.
+        source: MoveError,
+    },
+}
+
+/// A position as a Gomocup brain is told it: the board's size, the rule's number (`INFO
+/// rule`) and the stones in the order played from the empty board, as Gomocup's points (`x`
+/// from the left, `y` from the top, both from 0).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GomocupBoard {
+    /// Points in a row.
+    pub width: u32,
+    /// Rows.
+    pub height: u32,
+    /// Gomocup's number for the rule (`INFO rule`).
+    pub rule: u32,
+    /// The stones, the first played first.
+    pub stones: Vec<(u32, u32)>,
+}
+
 /// Everything about a game that is not its rules: see the module doc.
 pub trait GameInfo: Game {
     /// The game's name for people (`Connect Four`).
@@ -215,6 +305,12 @@ pub trait GameInfo: Game {
     /// How much higher UCI numbers ranks than the game's notation: xiangqi's ICCS counts them
     /// from 0, Fairy-Stockfish's UCI from 1 (`h2e2` is `h3e3`), which the UCI loop honours.
     const UCI_RANK_OFFSET: u8 = 0;
+    /// The game's name in xboard's `variant` command; chess is `normal`, the game xboard's
+    /// `new` sets up. By default the game's name (`xiangqi`).
+    const XBOARD_VARIANT: &'static str = <Self as Game>::NAME;
+    /// How many numbered starts the game has ([`GameInfo::numbered_start`]); none by default,
+    /// chess has Chess960's 960.
+    const NUMBERED_STARTS: u32 = 0;
 
     /// The variants, in a sentence or two for the help: what may follow the name after `:`
     /// (`gomoku:renju:20`). Empty: the game has none.
@@ -368,6 +464,95 @@ pub trait GameInfo: Game {
     ) -> Result<Solution, SolveError> {
         Err(SolveError::NotSolvable { game: Self::NAME })
     }
+
+    /// Start number `n`, below [`GameInfo::NUMBERED_STARTS`], as a match draws them (chess:
+    /// the Chess960 start of Scharnagl's number `n`, in Chess960 notation); None for a number
+    /// out of range, and by default.
+    fn numbered_start(_n: u32) -> Option<Self> {
+        None
+    }
+
+    /// The openings of an openings file's `text`, each a start and the moves from it in the
+    /// start's notation, for a match from `start` (its variant's start position, with the
+    /// match's switches: chess's `UCI_Chess960` asks for Chess960 notation). By default one
+    /// opening a line, a position or a line of moves ([`read_opening_lines`]); chess reads
+    /// EPD, FEN or PGN, Gomoku Piskvork's opening lists too. An error names the line or game
+    /// and what is wrong with it.
+    fn read_openings(start: &Self, text: &str) -> Result<Vec<(Self, Vec<String>)>, OpeningsError> {
+        read_opening_lines(start, text, |_| OpeningLine::Other)
+    }
+
+    /// One line of a test suite in the game's format (chess: EPD with `bm`, `am` and `id`),
+    /// where the game has one; None (the default) where it has none.
+    fn read_suite_line(_line: &str) -> Option<Result<SuitePosition, SuiteError>> {
+        None
+    }
+
+    /// The position as a Gomocup brain is told it, where the game is played over Gomocup;
+    /// None (the default) where it is not.
+    fn gomocup_board(&self) -> Option<GomocupBoard> {
+        None
+    }
+}
+
+/// Reads an openings file one opening a line, from `start` (blank lines and lines starting
+/// with `#` skipped): a line `own` reads in a format of the game's own, else a position in the
+/// game's text form, read in `start`'s variant, else a line of moves written together as XOT
+/// lists Othello openings (`f5d6c4d3c2b3b4b5`), each move the shortest legal prefix of what
+/// is left. What [`GameInfo::read_openings`] does by default, with `own` reading nothing.
+pub fn read_opening_lines<G: GameInfo>(
+    start: &G,
+    text: &str,
+    mut own: impl FnMut(&str) -> OpeningLine,
+) -> Result<Vec<(G, Vec<String>)>, OpeningsError> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = |reason: String| OpeningsError::Line {
+            line: i + 1,
+            reason,
+        };
+        match own(line) {
+            OpeningLine::Moves(moves) => out.push((start.clone(), moves)),
+            OpeningLine::Skipped => {}
+            OpeningLine::Bad(reason) => return Err(bad(reason)),
+            OpeningLine::Other => match G::from_text_in(start, line) {
+                Ok(pos) => out.push((pos, Vec::new())),
+                Err(e) => match move_line(start, line) {
+                    Some(moves) => out.push((start.clone(), moves)),
+                    None => return Err(bad(e.reason)),
+                },
+            },
+        }
+    }
+    if out.is_empty() {
+        return Err(OpeningsError::Empty);
+    }
+    Ok(out)
+}
+
+/// A line of moves written together from `start`, each the shortest legal prefix of what is
+/// left; None when the line has a space or some part of it is no legal move.
+fn move_line<G: Game>(start: &G, line: &str) -> Option<Vec<String>> {
+    if line.contains(char::is_whitespace) {
+        return None;
+    }
+    let mut pos = start.clone();
+    let mut moves = Vec::new();
+    let mut rest = line;
+    while !rest.is_empty() {
+        let ends = rest.char_indices().skip(1).map(|(i, _)| i);
+        let (text, mv) = ends
+            .chain([rest.len()])
+            .find_map(|i| pos.parse_move(&rest[..i]).ok().map(|mv| (&rest[..i], mv)))?;
+        pos.play(mv);
+        moves.push(text.to_string());
+        rest = &rest[text.len()..];
+    }
+    Some(moves)
 }
 
 #[cfg(test)]

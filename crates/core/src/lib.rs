@@ -24,7 +24,10 @@ pub mod weights;
 pub use error::{MoveError, PositionError};
 pub use eval::{Evaluator, ProbCut};
 pub use game::{Game, Outcome, Side};
-pub use info::{EvaluatorError, EvaluatorVisitor, GameInfo, RecordClock, RecordInfo};
+pub use info::{
+    read_opening_lines, EvaluatorError, EvaluatorVisitor, GameInfo, GomocupBoard, OpeningLine,
+    OpeningsError, RecordClock, RecordInfo, SuiteError, SuitePosition,
+};
 pub use limits::{SolverLimits, SolverStopped};
 pub use perft::{perft, perft_divide};
 pub use profile::SearchProfile;

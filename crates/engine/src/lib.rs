@@ -18,7 +18,6 @@ mod error;
 mod registry;
 mod report;
 mod session;
-pub mod timeman;
 
 pub use duel_core::solve::{
     Distance, MoveBounds, MoveProgress, MoveValue, QuickSolve, Solution, SolveError, SolveLimits,
@@ -32,6 +31,8 @@ pub use duel_core::{
 pub use duel_search::tt::Bound;
 pub use duel_search::{tree, Reference, Stats, TreeNode};
 pub use duel_search::{Limits, SearchConfig, Searcher};
+// The time manager is the searcher's; front ends have long found it here.
+pub use duel_search::timeman;
 pub use error::EngineError;
 pub use registry::{
     evaluators, game, game_name, games, open, open_with, split_variant, with_game, GameEntry,

@@ -63,6 +63,9 @@ pub struct GameEntry {
     pub protocols: &'static [&'static str],
     /// The evaluators, the default first.
     pub evaluators: &'static [&'static str],
+    /// How many numbered starts the game has (chess: Chess960's 960).
+    pub numbered_starts: u32,
+    numbered_start: fn(u32) -> Option<String>,
     open: Opener,
 }
 
@@ -80,8 +83,16 @@ impl GameEntry {
             variants: G::VARIANTS,
             protocols: G::PROTOCOLS,
             evaluators: G::EVALUATORS,
+            numbered_starts: G::NUMBERED_STARTS,
+            numbered_start: |n| G::numbered_start(n).map(|pos| pos.to_text()),
             open: open_game::<G>,
         }
+    }
+
+    /// The position text of start number `n` (`GameInfo::numbered_start`), None out of
+    /// range.
+    pub fn numbered_start(&self, n: u32) -> Option<String> {
+        (self.numbered_start)(n)
     }
 
     /// Whether `name` names this game: its name or an alias, in any case, `-` and `_`

@@ -8,11 +8,13 @@
 //!   transposition table, aspiration windows, MTD(f), move ordering, quiescence, null move,
 //!   late-move reductions, mate-distance pruning, limits, Lazy SMP).
 //!
-//! Every search answers with the same [`Report`].
+//! Every search answers with the same [`Report`]; [`timeman`] turns a game clock into its time
+//! limits.
 
 pub mod engine;
 pub mod reference;
 mod report;
+pub mod timeman;
 pub mod tree;
 pub mod tt;
 

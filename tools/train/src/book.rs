@@ -206,7 +206,7 @@ pub fn stats(path: &Path, openings: Option<&Path>) -> Result<String> {
         let text =
             std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
         // Read as `duel match --openings` reads them: positions or move lines.
-        let openings = duel_arena::book::read_book(&text, false, &Othello::start())
+        let openings = duel_arena::read_openings(&Othello::start(), &text)
             .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
         let all = openings.len();
         let held = (openings.iter())

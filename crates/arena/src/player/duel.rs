@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use duel_core::{Evaluator, EvaluatorVisitor, GameInfo};
-use duel_engine::timeman::{budget, Clock};
+use duel_search::timeman::{budget, Clock};
 use duel_search::{Limits, SearchConfig, Searcher};
 
 use super::{Answer, Player, Thought, Turn, Value};

@@ -1,4 +1,5 @@
-//! A Gomocup brain (Gomoku) as a player, driven as Piskvork drives it: `START` or `RECTSTART`
+//! A Gomocup brain (Gomoku) as a player, driven as Piskvork drives it, the game's board as
+//! [`GameInfo::gomocup_board`] gives it: `START` or `RECTSTART`
 //! and `INFO rule` for each game, then `BEGIN` on the empty board, `TURN x,y` with the
 //! opponent's move when the brain's board is one move behind, and otherwise (an opening's
 //! stones) `RESTART` and the whole position as `BOARD`. Before each move `INFO time_left`
@@ -7,11 +8,10 @@
 
 use std::time::{Duration, Instant};
 
-use duel_core::{Game, GameInfo};
-use duel_gomoku::{Cell, Gomoku};
+use duel_core::{GameInfo, GomocupBoard};
 use duel_protocol::gomocup::{Command, Field, Info, Point, Reply};
 
-use super::process::{Heard, Process};
+use super::process::{Heard, Process, Said};
 use super::{Answer, EngineSpec, Player, Thought, Turn};
 use crate::{ArenaError, TimeControl};
 
@@ -20,11 +20,11 @@ pub struct GomocupEngine {
     p: Process,
     /// The stones on the brain's board, in order, as far as the arena knows: after its
     /// answer, the game's moves and its own.
-    known: Vec<Cell>,
+    known: Vec<(u32, u32)>,
 }
 
-fn point(c: Cell) -> Point {
-    Point::new(u32::from(c.x()), u32::from(c.y()))
+fn point((x, y): (u32, u32)) -> Point {
+    Point::new(x, y)
 }
 
 fn millis(d: Duration) -> u64 {
@@ -37,38 +37,32 @@ impl GomocupEngine {
     pub fn start(spec: &EngineSpec) -> Result<GomocupEngine, ArenaError> {
         let mut p = Process::start(&spec.command)?;
         p.quit = "END";
-        for (key, value) in &spec.options {
-            p.send(&Command::Info(Info::Other {
+        p.send_all(spec.options.iter().map(|(key, value)| {
+            Command::Info(Info::Other {
                 key: key.to_ascii_lowercase(),
                 value: value.clone(),
-            }))?;
-        }
-        p.send(&Command::About)?;
-        let mut name = None;
-        p.wait_for(|line| match Reply::parse(line) {
-            Ok(Reply::About(fields)) => {
-                name = fields
+            })
+        }))?;
+        p.handshake(&Command::About, |line| match Reply::parse(line) {
+            Ok(Reply::About(fields)) => Said::Done(
+                fields
                     .into_iter()
                     .find(|(k, _)| k == "name")
-                    .map(|(_, v)| v);
-                true
-            }
-            Ok(Reply::Message(_) | Reply::Debug(_)) => false,
+                    .map(|(_, v)| v),
+            ),
+            Ok(Reply::Message(_) | Reply::Debug(_)) => Said::Nothing,
             // An old brain answers ABOUT in free text, or not at all.
-            _ => true,
+            _ => Said::Done(None),
         })?;
-        if let Some(n) = name {
-            p.name = n;
-        }
         Ok(GomocupEngine {
             p,
             known: Vec::new(),
         })
     }
 
-    /// The position of `pos` as Gomoku, or why the brain cannot play it.
-    fn gomoku<G: GameInfo>(&self, pos: &G) -> Result<Gomoku, ArenaError> {
-        Gomoku::from_text(&pos.to_text()).map_err(|_| {
+    /// The board of `pos` as the brain is told it, or why the brain cannot play it.
+    fn board<G: GameInfo>(&self, pos: &G) -> Result<GomocupBoard, ArenaError> {
+        pos.gomocup_board().ok_or_else(|| {
             self.p
                 .unable(format!("a Gomocup brain plays Gomoku, not {}", G::TITLE))
         })
@@ -120,8 +114,8 @@ impl<G: GameInfo> Player<G> for GomocupEngine {
                 .p
                 .unable("a Gomocup brain is limited by time only (no depth or nodes): use --tc"));
         }
-        let variant = self.gomoku(start)?.board_variant();
-        let (w, h) = (u32::from(variant.width), u32::from(variant.height));
+        let board = self.board(start)?;
+        let (w, h) = (board.width, board.height);
         self.p.send(&if w == h {
             Command::Start(w)
         } else {
@@ -138,14 +132,12 @@ impl<G: GameInfo> Player<G> for GomocupEngine {
         } else {
             millis(tc.base)
         };
-        for info in [Info::Rule(variant.rule.gomocup()), Info::TimeoutMatch(game)] {
-            self.p.send(&Command::Info(info))?;
-        }
-        Ok(())
+        self.p
+            .send_all([Info::Rule(board.rule), Info::TimeoutMatch(game)].map(Command::Info))
     }
 
     fn think(&mut self, turn: &Turn<'_, G>) -> Result<Answer, ArenaError> {
-        let pos = self.gomoku(turn.pos)?;
+        let moves = self.board(turn.pos)?.stones;
         let left = turn.clocks[turn.mover()];
         let infos = match turn.controls[turn.mover()].movetime {
             Some(t) => vec![Info::TimeoutTurn(millis(t).max(1))],
@@ -155,10 +147,7 @@ impl<G: GameInfo> Player<G> for GomocupEngine {
                 Info::TimeoutTurn(millis(left).max(1)),
             ],
         };
-        for info in infos {
-            self.p.send(&Command::Info(info))?;
-        }
-        let moves = pos.moves_played();
+        self.p.send_all(infos.into_iter().map(Command::Info))?;
         let behind_one =
             moves.len() == self.known.len() + 1 && moves[..self.known.len()] == self.known[..];
         if moves.is_empty() {
@@ -183,10 +172,13 @@ impl<G: GameInfo> Player<G> for GomocupEngine {
             self.p.send(&Command::Board(stones))?;
         }
         let answer = self.answer(turn.deadline)?;
-        self.known = moves.to_vec();
+        self.known = moves;
         if let Answer::Move(text, _) = &answer {
-            if let Ok(cell) = pos.parse_move(text) {
-                self.known.push(cell);
+            if let Ok(mv) = turn.pos.parse_move(text) {
+                // The board after the move ends with the stone it put down.
+                let mut after = turn.pos.clone();
+                after.play(mv);
+                self.known = self.board(&after)?.stones;
             }
         }
         Ok(answer)

@@ -62,15 +62,15 @@ impl NboardEngine {
     fn sync(&mut self, mut heard: impl FnMut(Reply)) -> Result<(), ArenaError> {
         self.pings += 1;
         let token = self.pings.to_string();
-        self.p.send(&Command::Ping(token.clone()))?;
-        self.p.wait_for(|l| match Reply::parse(l) {
-            Ok(Reply::Pong(t)) if t == token => true,
-            Ok(r) => {
-                heard(r);
-                false
-            }
-            Err(_) => false,
-        })
+        self.p
+            .ask(&Command::Ping(token.clone()), |l| match Reply::parse(l) {
+                Ok(Reply::Pong(t)) if t == token => true,
+                Ok(r) => {
+                    heard(r);
+                    false
+                }
+                Err(_) => false,
+            })
     }
 
     /// The `=== MV/EVAL/TIME` line; one that does not read is garbage, not a line to skip:
@@ -84,9 +84,7 @@ impl NboardEngine {
                 };
                 Heard::Answer(Answer::Move(mv, thought))
             }
-            Err(e) if line.split_whitespace().next() == Some("===") => {
-                Heard::Garbage(format!("sent garbage: an unreadable answer '{line}': {e}"))
-            }
+            Err(e) if line.split_whitespace().next() == Some("===") => Heard::unreadable(line, e),
             _ => Heard::Nothing,
         })
     }

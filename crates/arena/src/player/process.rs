@@ -1,5 +1,7 @@
-//! An engine as a child process: lines out on its input, lines in from its output through a
-//! reader thread, so that every wait has a deadline.
+//! An engine as a child process, whatever its protocol: lines out on its input, lines in from
+//! its output through a reader thread, so that every wait has a deadline; the handshake and
+//! the questions that wait on an answer within [`HANDSHAKE`], a probe's patience, and the
+//! quit when the player is dropped. Each protocol's own steps are in its file.
 
 use std::fmt::Display;
 use std::io::{BufRead, BufReader, Write};
@@ -22,6 +24,26 @@ pub(crate) enum Heard {
     /// Where the answer was due, a line that is none: what the engine did, in words to
     /// follow its name (`sent garbage: an unreadable answer '...'`).
     Garbage(String),
+}
+
+impl Heard {
+    /// Garbage where the answer was due: `line`, which does not read for `error`.
+    pub fn unreadable(line: &str, error: impl Display) -> Heard {
+        Heard::Garbage(format!(
+            "sent garbage: an unreadable answer '{line}': {error}"
+        ))
+    }
+}
+
+/// What a line of the handshake says ([`Process::handshake`]).
+pub(crate) enum Said {
+    /// Nothing the handshake waits on (an option, a feature).
+    Nothing,
+    /// The engine's name (`id name`); the handshake goes on.
+    Name(String),
+    /// The handshake is over, and this line gives the engine's name if it says one (Gomocup's
+    /// answer to `ABOUT`).
+    Done(Option<String>),
 }
 
 /// A running engine process.
@@ -85,6 +107,51 @@ impl Process {
                 engine: self.name.clone(),
                 source,
             })
+    }
+
+    /// Writes each of `lines` in turn.
+    pub fn send_all<L: Display>(
+        &mut self,
+        lines: impl IntoIterator<Item = L>,
+    ) -> Result<(), ArenaError> {
+        lines.into_iter().try_for_each(|line| self.send(&line))
+    }
+
+    /// Sends `hello` and reads the lines of the handshake until `read` says it is over, within
+    /// [`HANDSHAKE`]; the name the engine gives on the way becomes its name.
+    pub fn handshake(
+        &mut self,
+        hello: &impl Display,
+        mut read: impl FnMut(&str) -> Said,
+    ) -> Result<(), ArenaError> {
+        self.send(hello)?;
+        let mut name = None;
+        self.wait_for(|line| match read(line) {
+            Said::Nothing => false,
+            Said::Name(n) => {
+                name = Some(n);
+                false
+            }
+            Said::Done(n) => {
+                name = n.or(name.take());
+                true
+            }
+        })?;
+        if let Some(n) = name {
+            self.name = n;
+        }
+        Ok(())
+    }
+
+    /// Sends `question` and reads lines until `answered` says one answers it, within
+    /// [`HANDSHAKE`]: UCI's `isready`, a `ping`.
+    pub fn ask(
+        &mut self,
+        question: &impl Display,
+        answered: impl FnMut(&str) -> bool,
+    ) -> Result<(), ArenaError> {
+        self.send(question)?;
+        self.wait_for(answered)
     }
 
     /// The next line before `deadline`; None when the deadline comes first.
@@ -152,6 +219,25 @@ impl Process {
             reason: reason.into(),
         }
     }
+}
+
+/// A probe's answer (`duel suite --engine`) and the time from the search command to it: what
+/// `answer` reads from `engine` before `patience` runs out, else what it reads within
+/// [`HANDSHAKE`] once `move_now` has told the engine to move at once.
+pub(crate) fn probe_answer<E>(
+    engine: &mut E,
+    patience: Duration,
+    move_now: impl FnOnce(&mut E) -> Result<(), ArenaError>,
+    mut answer: impl FnMut(&mut E, Instant) -> Result<Answer, ArenaError>,
+) -> Result<(Answer, Duration), ArenaError> {
+    let t0 = Instant::now();
+    let mut got = answer(engine, t0 + patience)?;
+    if got == Answer::Late {
+        // Past its limit and then some: ask for the move now.
+        move_now(engine)?;
+        got = answer(engine, Instant::now() + HANDSHAKE)?;
+    }
+    Ok((got, t0.elapsed()))
 }
 
 impl Drop for Process {

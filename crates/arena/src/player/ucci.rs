@@ -10,7 +10,7 @@ use duel_core::GameInfo;
 use duel_protocol::ucci::{Command, Go, OptionKind, Reply};
 use duel_search::Limits;
 
-use super::process::{Heard, Process, HANDSHAKE};
+use super::process::{probe_answer, Heard, Process, Said};
 use super::{Answer, EngineSpec, Player, Thought, Turn, Value};
 use crate::{ArenaError, TimeControl};
 
@@ -28,54 +28,40 @@ impl UcciEngine {
     /// Starts the engine: `ucci` (its name from `id name`), `usemillisec` on if offered, the
     /// options, `isready`.
     pub fn start(spec: &EngineSpec) -> Result<UcciEngine, ArenaError> {
-        let mut e = UcciEngine {
-            p: Process::start(&spec.command)?,
-            millis: false,
-            newgame: false,
-        };
-        e.p.send(&Command::Ucci)?;
-        let (mut name, mut millis, mut newgame) = (None, false, false);
-        e.p.wait_for(|l| match Reply::parse(l) {
-            Ok(Reply::Id { key: "name", value }) => {
-                name = Some(value);
-                false
-            }
+        let mut p = Process::start(&spec.command)?;
+        let (mut millis, mut newgame) = (false, false);
+        p.handshake(&Command::Ucci, |l| match Reply::parse(l) {
+            Ok(Reply::Id { key: "name", value }) => Said::Name(value),
             Ok(Reply::Option { name, kind }) => {
                 match (name.as_str(), kind) {
                     ("usemillisec", OptionKind::Check(_)) => millis = true,
                     ("newgame", OptionKind::Button) => newgame = true,
                     _ => {}
                 }
-                false
+                Said::Nothing
             }
-            Ok(Reply::UcciOk) => true,
-            _ => false,
+            Ok(Reply::UcciOk) => Said::Done(None),
+            _ => Said::Nothing,
         })?;
-        if let Some(n) = name {
-            e.p.name = n;
-        }
-        e.newgame = newgame;
         if millis {
-            e.p.send(&Command::SetOption {
+            p.send(&Command::SetOption {
                 name: "usemillisec".into(),
                 value: Some("true".into()),
             })?;
-            e.millis = true;
         }
-        for (name, value) in &spec.options {
-            e.p.send(&Command::SetOption {
-                name: name.clone(),
-                value: Some(value.clone()),
-            })?;
-        }
+        p.send_all(spec.options.iter().map(|(name, value)| Command::SetOption {
+            name: name.clone(),
+            value: Some(value.clone()),
+        }))?;
+        let mut e = UcciEngine { p, millis, newgame };
         e.ready()?;
         Ok(e)
     }
 
     fn ready(&mut self) -> Result<(), ArenaError> {
-        self.p.send(&Command::IsReady)?;
-        self.p
-            .wait_for(|l| matches!(Reply::parse(l), Ok(Reply::ReadyOk)))
+        self.p.ask(&Command::IsReady, |l| {
+            matches!(Reply::parse(l), Ok(Reply::ReadyOk))
+        })
     }
 
     /// A duration in the session's unit; at least 1, since 0 would mean no time at all.
@@ -106,7 +92,7 @@ impl UcciEngine {
                 Heard::Nothing
             }
             Err(e) if line.split_whitespace().next() == Some("bestmove") => {
-                Heard::Garbage(format!("sent garbage: an unreadable answer '{line}': {e}"))
+                Heard::unreadable(line, e)
             }
             _ => Heard::Nothing,
         })
@@ -144,13 +130,12 @@ impl UcciEngine {
             infinite: limits.depth.is_none() && limits.nodes.is_none() && limits.time.is_none(),
             ..go
         }))?;
-        let t0 = Instant::now();
-        let mut answer = self.answer(t0 + patience)?;
-        if answer == Answer::Late {
-            self.p.send(&Command::Stop)?;
-            answer = self.answer(Instant::now() + HANDSHAKE)?;
-        }
-        Ok((answer, t0.elapsed()))
+        probe_answer(
+            self,
+            patience,
+            |e| e.p.send(&Command::Stop),
+            |e, deadline| e.answer(deadline),
+        )
     }
 
     fn new_game_sent(&mut self) -> Result<(), ArenaError> {

@@ -7,7 +7,7 @@ use duel_core::GameInfo;
 use duel_protocol::uci::{shift_ranks, Command, Go, Info, Reply};
 use duel_search::Limits;
 
-use super::process::{Heard, Process, HANDSHAKE};
+use super::process::{probe_answer, Heard, Process, Said};
 use super::{Answer, EngineSpec, Player, Thought, Turn, Value};
 use crate::{ArenaError, TimeControl};
 
@@ -22,43 +22,30 @@ pub struct UciEngine {
 impl UciEngine {
     /// Starts the engine: `uci` (its name from `id name`), the options, `isready`.
     pub fn start(spec: &EngineSpec) -> Result<UciEngine, ArenaError> {
-        let mut e = UciEngine {
-            p: Process::start(&spec.command)?,
-            variants: false,
-        };
-        e.p.send(&Command::Uci)?;
-        let mut name = None;
+        let mut p = Process::start(&spec.command)?;
         let mut variants = false;
-        e.p.wait_for(|l| match Reply::parse(l) {
-            Ok(Reply::IdName(n)) => {
-                name = Some(n);
-                false
-            }
+        p.handshake(&Command::Uci, |l| match Reply::parse(l) {
+            Ok(Reply::IdName(n)) => Said::Name(n),
             Ok(Reply::Option { name, .. }) if name.eq_ignore_ascii_case("UCI_Variant") => {
                 variants = true;
-                false
+                Said::Nothing
             }
-            Ok(Reply::UciOk) => true,
-            _ => false,
+            Ok(Reply::UciOk) => Said::Done(None),
+            _ => Said::Nothing,
         })?;
-        if let Some(n) = name {
-            e.p.name = n;
-        }
-        e.variants = variants;
-        for (name, value) in &spec.options {
-            e.p.send(&Command::SetOption {
-                name: name.clone(),
-                value: Some(value.clone()),
-            })?;
-        }
+        p.send_all(spec.options.iter().map(|(name, value)| Command::SetOption {
+            name: name.clone(),
+            value: Some(value.clone()),
+        }))?;
+        let mut e = UciEngine { p, variants };
         e.ready()?;
         Ok(e)
     }
 
     fn ready(&mut self) -> Result<(), ArenaError> {
-        self.p.send(&Command::IsReady)?;
-        self.p
-            .wait_for(|l| matches!(Reply::parse(l), Ok(Reply::ReadyOk)))
+        self.p.ask(&Command::IsReady, |l| {
+            matches!(Reply::parse(l), Ok(Reply::ReadyOk))
+        })
     }
 
     /// Reads the engine's thinking until its move or `deadline`. Other lines pass, as UCI
@@ -76,7 +63,7 @@ impl UciEngine {
                 Heard::Nothing
             }
             Err(e) if line.split_whitespace().next() == Some("bestmove") => {
-                Heard::Garbage(format!("sent garbage: an unreadable answer '{line}': {e}"))
+                Heard::unreadable(line, e)
             }
             _ => Heard::Nothing,
         })
@@ -100,14 +87,12 @@ impl UciEngine {
             movetime: limits.time.map(|t| t.as_millis().max(1) as i64),
             ..Go::default()
         }))?;
-        let t0 = Instant::now();
-        let mut answer = self.answer(t0 + patience)?;
-        if answer == Answer::Late {
-            // Past its limit and then some: ask for the move now.
-            self.p.send(&Command::Stop)?;
-            answer = self.answer(Instant::now() + HANDSHAKE)?;
-        }
-        Ok((answer, t0.elapsed()))
+        probe_answer(
+            self,
+            patience,
+            |e| e.p.send(&Command::Stop),
+            |e, deadline| e.answer(deadline),
+        )
     }
 }
 

@@ -7,13 +7,16 @@ use duel_core::GameInfo;
 use duel_protocol::xboard::{Command, Reply};
 use duel_search::Limits;
 
-use super::process::{Heard, Process, HANDSHAKE};
+use super::process::{probe_answer, Heard, Process};
 use super::{Answer, EngineSpec, Player, Thought, Turn, Value};
 use crate::{ArenaError, TimeControl};
 
 /// How long an engine that never says `feature done=1` (protocol version 1) is given to
 /// declare its features.
 const FEATURE_WAIT: Duration = Duration::from_secs(2);
+
+/// xboard's name for standard chess, the game `new` sets up.
+const STANDARD: &str = "normal";
 
 /// A running xboard engine.
 pub struct XboardEngine {
@@ -26,7 +29,7 @@ pub struct XboardEngine {
     setboard: bool,
     /// How many moves of the game the engine already has.
     synced: usize,
-    /// The games it plays besides chess (`feature variants="normal,xiangqi,..."`).
+    /// The games it plays (`feature variants="normal,xiangqi,..."`).
     variants: Vec<String>,
 }
 
@@ -71,33 +74,31 @@ impl XboardEngine {
                 break 'features;
             }
         }
-        for (name, value) in &spec.options {
-            e.p.send(&Command::Option {
-                name: name.clone(),
-                value: value.clone(),
-            })?;
-        }
+        e.p.send_all(spec.options.iter().map(|(name, value)| Command::Option {
+            name: name.clone(),
+            value: value.clone(),
+        }))?;
         Ok(e)
     }
 
-    /// `new`, then `variant NAME` for a game other than chess (xboard's `normal`, what `new`
-    /// sets up), if the engine plays it.
+    /// `new`, then `variant NAME` for a game other than xboard's standard chess (`normal`,
+    /// what `new` sets up), if the engine plays it.
     fn new_board<G: GameInfo>(&mut self) -> Result<(), ArenaError> {
         self.p.send(&Command::New)?;
-        if G::NAME == "chess" {
+        let variant = G::XBOARD_VARIANT;
+        if variant == STANDARD {
             return Ok(());
         }
-        if !self.variants.iter().any(|v| v == G::NAME) {
+        if !self.variants.iter().any(|v| v == variant) {
             return Err(self.p.unable(format!(
-                "it does not list {} among its variants ({})",
-                G::NAME,
+                "it does not list {variant} among its variants ({})",
                 match self.variants.is_empty() {
                     true => "it declares none".to_string(),
                     false => self.variants.join(", "),
                 }
             )));
         }
-        self.p.send(&Command::Variant(G::NAME.into()))
+        self.p.send(&Command::Variant(variant.into()))
     }
 
     /// Waits for `pong` to a `ping`; a refusal of the game's set-up on the way (`variant`,
@@ -108,9 +109,8 @@ impl XboardEngine {
         if !self.ping {
             return Ok(());
         }
-        self.p.send(&Command::Ping(1))?;
         let mut refused = None;
-        self.p.wait_for(|l| match Reply::parse(l) {
+        self.p.ask(&Command::Ping(1), |l| match Reply::parse(l) {
             Ok(Reply::Pong(1)) => true,
             Ok(Reply::Refused(line))
                 if line.starts_with("tellusererror")
@@ -179,9 +179,7 @@ impl XboardEngine {
             ));
         }
         self.new_board::<G>()?;
-        for c in [Command::Force, Command::Post] {
-            self.p.send(&c)?;
-        }
+        self.p.send_all([Command::Force, Command::Post])?;
         self.p.send(&Command::SetBoard(pos.to_text()))?;
         if let Some(d) = limits.depth {
             self.p.send(&Command::Depth(d))?;
@@ -191,13 +189,12 @@ impl XboardEngine {
         }
         self.ready()?;
         self.p.send(&Command::Go)?;
-        let t0 = Instant::now();
-        let mut answer = self.answer(t0 + patience, &[])?;
-        if answer == Answer::Late {
-            self.p.send(&Command::MoveNow)?;
-            answer = self.answer(Instant::now() + HANDSHAKE, &[])?;
-        }
-        let time = t0.elapsed();
+        let (answer, time) = probe_answer(
+            self,
+            patience,
+            |e| e.p.send(&Command::MoveNow),
+            |e, deadline| e.answer(deadline, &[]),
+        )?;
         // It played its move on its own board: out of the game before the next position.
         self.p.send(&Command::Force)?;
         Ok((answer, time))
@@ -232,9 +229,8 @@ impl<G: GameInfo> Player<G> for XboardEngine {
                 increment: tc.increment,
             },
         };
-        for c in [Command::Force, Command::Easy, Command::Post, clock] {
-            self.p.send(&c)?;
-        }
+        self.p
+            .send_all([Command::Force, Command::Easy, Command::Post, clock])?;
         if let Some(d) = tc.depth {
             self.p.send(&Command::Depth(d))?;
         }

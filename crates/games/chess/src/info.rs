@@ -1,12 +1,14 @@
 //! Chess as the front ends see it: names, notation, evaluators (and the net file `net` may
-//! read), bench, the search profile chess is tuned with, SAN and PGN for people, Chess960.
+//! read), bench, the search profile chess is tuned with, SAN and PGN for people, Chess960
+//! (its numbered starts), openings files and EPD test suites.
 
 use std::path::Path;
 
 use cozy_chess::{Color, File, Rank, Square};
 use duel_core::{
-    BoardStyle, BoardView, EvaluatorError, EvaluatorVisitor, Game, GameInfo, MoveCells, Outcome,
-    Piece, PositionError, RecordInfo, SearchProfile, Side,
+    BoardStyle, BoardView, EvaluatorError, EvaluatorVisitor, Game, GameInfo, MoveCells,
+    OpeningsError, Outcome, Piece, PositionError, RecordInfo, SearchProfile, Side, SuiteError,
+    SuitePosition,
 };
 
 use crate::nnue::Network;
@@ -54,6 +56,10 @@ impl GameInfo for Chess {
     };
     /// Chess960 notation: castling written as the king taking its rook.
     const SWITCHES: &'static [&'static str] = &["UCI_Chess960"];
+    /// Standard chess is xboard's `normal`, what its `new` sets up.
+    const XBOARD_VARIANT: &'static str = "normal";
+    /// Chess960's starts, in Scharnagl's numbering (518 is the standard start).
+    const NUMBERED_STARTS: u32 = 960;
 
     fn make_evaluator<V: EvaluatorVisitor<Self>>(
         name: &str,
@@ -155,5 +161,20 @@ impl GameInfo for Chess {
     /// line.
     fn perft(&self, depth: u32) -> u64 {
         crate::perft(self.board(), depth)
+    }
+
+    /// The Chess960 start of Scharnagl's number `n`, in Chess960 notation.
+    fn numbered_start(n: u32) -> Option<Self> {
+        (n < Self::NUMBERED_STARTS).then(|| Chess::chess960_start(n))
+    }
+
+    /// EPD or FEN lines, or PGN games (`crate::openings`).
+    fn read_openings(start: &Self, text: &str) -> Result<Vec<(Self, Vec<String>)>, OpeningsError> {
+        crate::openings::read_openings(start, text)
+    }
+
+    /// EPD with `bm`, `am` and `id` (`crate::suite`).
+    fn read_suite_line(line: &str) -> Option<Result<SuitePosition, SuiteError>> {
+        Some(crate::suite::read_suite_line(line))
     }
 }

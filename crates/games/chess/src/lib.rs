@@ -42,10 +42,12 @@ mod eval;
 mod fen;
 mod info;
 pub mod nnue;
+mod openings;
 mod record;
 mod san;
 mod see;
 pub mod strong;
+mod suite;
 mod values;
 
 use cozy_chess::{get_pawn_attacks, Board, Color, File, GameStatus, Piece, Rank, Square};

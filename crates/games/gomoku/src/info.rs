@@ -1,4 +1,5 @@
-//! Gomoku as the front ends see it: names, notation, variants, the evaluator, bench positions.
+//! Gomoku as the front ends see it: names, notation, variants, the evaluator, bench positions,
+//! Piskvork's opening lists and the board as a Gomocup brain is told it.
 
 use std::path::Path;
 
@@ -9,10 +10,12 @@ use duel_core::solve::{
     SolverProgress, Unfinished,
 };
 use duel_core::{
-    BoardStyle, BoardView, EvaluatorError, EvaluatorVisitor, Game, GameInfo, MoveCells, Outcome,
-    Piece, PositionError, RecordInfo, Score, SearchProfile,
+    read_opening_lines, BoardStyle, BoardView, EvaluatorError, EvaluatorVisitor, Game, GameInfo,
+    GomocupBoard, MoveCells, OpeningsError, Outcome, Piece, PositionError, RecordInfo, Score,
+    SearchProfile,
 };
 
+use crate::openings::piskvork_line;
 use crate::vcf::{
     quick_vcf, solve_threats, ThreatKind, ThreatLimits, ThreatStop, SOLVE_DEFAULT_NODES, VCT_DEPTH,
 };
@@ -147,6 +150,26 @@ impl GameInfo for Gomoku {
 
     fn end_reason(&self) -> &'static str {
         self.ended_by().unwrap_or("not over")
+    }
+
+    /// A position or a line of moves a line, or Piskvork's opening lists (`x,y` offsets
+    /// from the centre, Black first), whose lines falling off `start`'s board are skipped.
+    fn read_openings(start: &Self, text: &str) -> Result<Vec<(Self, Vec<String>)>, OpeningsError> {
+        read_opening_lines(start, text, |line| piskvork_line(start, line))
+    }
+
+    /// The board's size, the rule's Gomocup number and the stones played, cells being
+    /// Gomocup's points already.
+    fn gomocup_board(&self) -> Option<GomocupBoard> {
+        let variant = self.board_variant();
+        Some(GomocupBoard {
+            width: u32::from(variant.width),
+            height: u32::from(variant.height),
+            rule: variant.rule.gomocup(),
+            stones: (self.moves_played().iter())
+                .map(|c| (u32::from(c.x()), u32::from(c.y())))
+                .collect(),
+        })
     }
 
     /// A VCF for the side to move, if [`quick_vcf`] finds one within its few thousand nodes:

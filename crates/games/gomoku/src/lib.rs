@@ -53,6 +53,7 @@
 
 mod eval;
 mod info;
+mod openings;
 mod patterns;
 pub mod renju;
 mod variant;

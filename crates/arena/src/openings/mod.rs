@@ -1,12 +1,13 @@
 //! Openings: where each game of a match starts. [`random_openings`] makes them for any game
-//! (random plies from the start, each drawn among the moves a filter keeps, each line kept
-//! only if a judge finds it balanced); [`crate::book`] reads them from a chess book.
+//! (random plies from the start or from a numbered start, each drawn among the moves a filter
+//! keeps, each line kept only if a judge finds it balanced); [`file`] reads them from an
+//! openings file, as the game reads its own ([`GameInfo::read_openings`]).
 
-use std::any::{Any, TypeId};
+pub mod file;
+
 use std::collections::HashSet;
 
-use duel_chess::Chess;
-use duel_core::{Game, SplitMix64};
+use duel_core::{Game, GameInfo, SplitMix64};
 
 use crate::ArenaError;
 
@@ -50,24 +51,17 @@ impl<G: Game> Opening<G> {
     }
 }
 
-/// Whether `G` has Chess960 starts ([`chess960_start`]).
-pub fn has_chess960<G: Game>() -> bool {
-    TypeId::of::<G>() == TypeId::of::<Chess>()
-}
-
-/// One of the 960 Chess960 starts, drawn by `rng`, in Chess960 notation; None (and nothing
-/// drawn) for a game other than chess.
-pub fn chess960_start<G: Game>(rng: &mut SplitMix64) -> Option<G> {
-    if !has_chess960::<G>() {
+/// One of `G`'s numbered starts ([`GameInfo::numbered_start`]: chess's 960 Chess960 starts),
+/// drawn by `rng`; None (and nothing drawn) for a game without them.
+pub fn numbered_start<G: GameInfo>(rng: &mut SplitMix64) -> Option<G> {
+    if G::NUMBERED_STARTS == 0 {
         return None;
     }
-    // Scharnagl's numbering, 0..960; 518 is the standard start.
-    let boxed: Box<dyn Any> = Box::new(Chess::chess960_start(rng.below(960) as u32));
-    boxed.downcast::<G>().ok().map(|b| *b)
+    G::numbered_start(rng.below(G::NUMBERED_STARTS as usize) as u32)
 }
 
 /// `count` openings of `plies` random moves, seeded by `seed`: each starts where `start`
-/// says (the game's start, or a start it draws: Chess960), each move is drawn from what
+/// says (the game's start, or a start it draws: [`numbered_start`]), each move is drawn from what
 /// `plausible` keeps of the legal moves (all of them if it keeps none), and a line is kept
 /// only if it reaches an unfinished position no earlier line reached and `balanced` accepts
 /// it (a shallow search within a small margin, say), so that no game starts decided. Fewer
@@ -122,6 +116,7 @@ pub fn random_openings<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use duel_chess::Chess;
 
     fn standard(_: &mut SplitMix64) -> Chess {
         Chess::start()
@@ -154,8 +149,8 @@ mod tests {
     /// Chess960 notation, and their moves are legal from there.
     #[test]
     fn chess960_openings_start_anywhere() {
-        let drawn = |rng: &mut SplitMix64| chess960_start::<Chess>(rng).unwrap();
-        assert!(chess960_start::<duel_othello::Othello>(&mut SplitMix64::new(1)).is_none());
+        let drawn = |rng: &mut SplitMix64| numbered_start::<Chess>(rng).unwrap();
+        assert!(numbered_start::<duel_othello::Othello>(&mut SplitMix64::new(1)).is_none());
         let a = random_openings(20, 4, 9, drawn, |_, _| {}, |_| true);
         assert_eq!(a.len(), 20);
         assert_eq!(a, random_openings(20, 4, 9, drawn, |_, _| {}, |_| true));

@@ -123,7 +123,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
             .sum()
     }
 
-    /// Step 3n: the move that cut becomes a killer at this ply and gains history; the quiet
+    /// Step 3o: the move that cut becomes a killer at this ply and gains history; the quiet
     /// moves tried before it lose some.
     pub(super) fn learn(
         &mut self,

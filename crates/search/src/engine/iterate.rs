@@ -22,7 +22,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
         let max_depth = self.limits.depth.unwrap_or(ply_limit).clamp(1, ply_limit);
         let mut root_moves = Vec::new();
         self.pos.generate_moves(&mut root_moves);
-        // The root's candidates, as step 3j keeps them.
+        // The root's candidates, as step 3k keeps them.
         if self.config.candidates && self.restricted.is_empty() {
             self.eval.prune_moves(&self.pos, &mut root_moves);
         }

@@ -57,6 +57,7 @@
 mod config;
 mod history;
 mod iterate;
+mod learnt;
 mod moves;
 mod mtdf;
 mod ordering;
@@ -87,12 +88,12 @@ pub struct Probed<M> {
     /// The move stored, if any.
     pub best: Option<M>,
 }
-use crate::Report;
+use crate::report::Report;
 
 pub use config::{Limits, SearchConfig};
-use history::Learnt;
+use learnt::Learnt;
 use smp::Shared;
-use worker::Worker;
+use worker::{Context, Worker};
 
 /// The engine search for one game and evaluator. Keep one per game being played: the
 /// transposition table and history carry over from move to move.
@@ -249,23 +250,30 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         let start = Instant::now();
         self.stop.store(false, Ordering::Relaxed);
         let size = table_size(&self.config);
-        self.tt
-            .get_or_insert_with(|| Arc::new(Tt::new(size)))
-            .new_search();
+        let tt = self.tt.get_or_insert_with(|| Arc::new(Tt::new(size)));
+        tt.new_search();
         let shared = Shared {
             stop: Arc::clone(&self.stop),
             abort: AtomicBool::new(false),
             helper_nodes: AtomicU64::new(0),
         };
+        let cx = Context {
+            eval: &self.eval,
+            config: &self.config,
+            tt,
+            shared: &shared,
+            limits,
+            start,
+        };
         let threads = self.config.threads.max(1);
         let learnt = std::mem::take(&mut self.learnt);
         let restricted = restriction(pos, among);
-        let mut main = Worker::new(pos, self, &shared, limits, start, 0, learnt.clone());
+        let mut main = Worker::new(pos, &cx, 0, learnt.clone());
         main.restricted.clone_from(&restricted);
         let report = std::thread::scope(|s| {
             let helpers: Vec<_> = (1..threads)
                 .map(|id| {
-                    let mut w = Worker::new(pos, self, &shared, limits, start, id, learnt.clone());
+                    let mut w = Worker::new(pos, &cx, id, learnt.clone());
                     w.restricted.clone_from(&restricted);
                     s.spawn(move || {
                         w.iterate(&mut |_| {});

@@ -12,8 +12,8 @@ use std::time::Instant;
 
 use duel_core::{Evaluator, Game, Outcome, Score, Side};
 
+use crate::report::{Report, Stats};
 use crate::tree::{NoTrace, Tracer};
-use crate::{Report, Stats};
 
 /// The reference algorithms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -17,7 +17,7 @@
 //! least one bucket later, seen from the position's own side), as temporal-difference
 //! learning does: the result of a game decided forty plies later is mostly noise from the
 //! moves between, the evaluation a few plies on much less so. Records of a game must come in
-//! the order played, one ply each (as `gen` writes them); a game that does not is left alone.
+//! the order played, one ply each (as `othello-gen` writes them); a game that does not is left alone.
 
 use std::fmt::Write;
 

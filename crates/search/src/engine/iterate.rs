@@ -5,9 +5,10 @@ use std::time::Duration;
 
 use duel_core::{Evaluator, Game, Outcome, Score};
 
+use super::smp;
 use super::tune;
 use super::worker::Worker;
-use crate::{Report, Stats};
+use crate::report::{Report, Stats};
 
 impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
     /// Step 1: iterative deepening. Returns the last completed iteration's report.
@@ -22,7 +23,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
         let max_depth = self.limits.depth.unwrap_or(ply_limit).clamp(1, ply_limit);
         let mut root_moves = Vec::new();
         self.pos.generate_moves(&mut root_moves);
-        // The root's candidates, as step 3j keeps them.
+        // The root's candidates, as step 3k keeps them.
         if self.config.candidates && self.restricted.is_empty() {
             self.eval.prune_moves(&self.pos, &mut root_moves);
         }
@@ -54,7 +55,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
         // whole game fits under the limit and the shallow passes would teach the table little.
         let mut depth = if self.config.iterative { 1 } else { max_depth };
         while depth <= max_depth {
-            if self.skips(depth) {
+            if smp::skips(self.id, depth) {
                 depth += 1;
                 continue;
             }

@@ -21,19 +21,26 @@
 //!      plies up (`improving`);
 //!    - 3h reverse futility: a static value far enough above beta near the horizon returns;
 //!    - 3i null-move pruning (off unless the game and evaluator allow it);
-//!    - 3i' Multi-ProbCut (Othello): the evaluator's shallow tests cut a node whose shallow value
+//!    - 3j Multi-ProbCut (Othello): the evaluator's shallow tests cut a node whose shallow value
 //!      clears beta (or alpha) by the selectivity times the test's measured error;
-//!    - 3j internal iterative reduction: a node without a table move is searched a ply shallower;
-//!    - 3k singular extension: the table's move a ply deeper when no other move comes near it, or a
+//!    - 3k the moves, generated; internal iterative reduction: a node without a table move is
+//!      searched a ply shallower;
+//!    - 3l singular extension: the table's move a ply deeper when no other move comes near it, or a
 //!      multi-cut when even the others beat beta;
-//!    - 3l move ordering: TT move (searched before the others are even scored), positive evaluator
+//!    - 3m move ordering: TT move (searched before the others are even scored), positive evaluator
 //!      hints, killers, counter move, history and continuation history;
-//!    - 3m the moves: futility, late-move and exchange pruning skip some; the first is searched
+//!    - 3n the moves: futility, late-move and exchange pruning skip some; the first is searched
 //!      with the full window, the others with a null window (late ones reduced when LMR is on),
 //!      re-searched when they beat alpha;
-//!    - 3n beta cut-off: killers, counter moves and history learn from it;
-//!    - 3o correction history learns from the node's value;
-//!    - 3p store the result in the table.
+//!    - 3o beta cut-off: killers, counter moves and history learn from it;
+//!    - 3p correction history learns from the node's value;
+//!    - 3q store the result in the table.
+//!
+//!    One method per group of steps, as Stockfish's search reads, in the order `pvs` calls
+//!    them: `enter` (3a–3e) and `probe_table` (3f) in `pvs`, `estimate` (3g) and
+//!    `prune_before_moves` (3h–3j) in `prune`, `generate` (3k), `singular` (3l),
+//!    `order_first` (3m) and `search_moves` (3n–3o) in `moves`, `learn_and_store` (3p–3q)
+//!    in `pvs`.
 //! 4. **Quiescence** (`quiesce`): stand pat on the (corrected) static value, then follow the
 //!    evaluator's noisy moves only (with exchange pruning, not those a static exchange shows
 //!    hopeless).
@@ -50,8 +57,11 @@
 mod config;
 mod history;
 mod iterate;
+mod learnt;
+mod moves;
 mod mtdf;
 mod ordering;
+mod prune;
 mod pvs;
 mod quiesce;
 mod smp;
@@ -78,12 +88,12 @@ pub struct Probed<M> {
     /// The move stored, if any.
     pub best: Option<M>,
 }
-use crate::Report;
+use crate::report::Report;
 
 pub use config::{Limits, SearchConfig};
-use history::Learnt;
+use learnt::Learnt;
 use smp::Shared;
-use worker::Worker;
+use worker::{Context, Worker};
 
 /// The engine search for one game and evaluator. Keep one per game being played: the
 /// transposition table and history carry over from move to move.
@@ -240,23 +250,30 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         let start = Instant::now();
         self.stop.store(false, Ordering::Relaxed);
         let size = table_size(&self.config);
-        self.tt
-            .get_or_insert_with(|| Arc::new(Tt::new(size)))
-            .new_search();
+        let tt = self.tt.get_or_insert_with(|| Arc::new(Tt::new(size)));
+        tt.new_search();
         let shared = Shared {
             stop: Arc::clone(&self.stop),
             abort: AtomicBool::new(false),
             helper_nodes: AtomicU64::new(0),
         };
+        let cx = Context {
+            eval: &self.eval,
+            config: &self.config,
+            tt,
+            shared: &shared,
+            limits,
+            start,
+        };
         let threads = self.config.threads.max(1);
         let learnt = std::mem::take(&mut self.learnt);
         let restricted = restriction(pos, among);
-        let mut main = Worker::new(pos, self, &shared, limits, start, 0, learnt.clone());
+        let mut main = Worker::new(pos, &cx, 0, learnt.clone());
         main.restricted.clone_from(&restricted);
         let report = std::thread::scope(|s| {
             let helpers: Vec<_> = (1..threads)
                 .map(|id| {
-                    let mut w = Worker::new(pos, self, &shared, limits, start, id, learnt.clone());
+                    let mut w = Worker::new(pos, &cx, id, learnt.clone());
                     w.restricted.clone_from(&restricted);
                     s.spawn(move || {
                         w.iterate(&mut |_| {});

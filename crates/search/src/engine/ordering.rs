@@ -21,7 +21,7 @@ pub(super) fn noisy_key(key: i64) -> bool {
 }
 
 impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
-    /// Step 3l: appends one ordering key per move, highest searched first; `skip` (the table's
+    /// Step 3m: appends one ordering key per move, highest searched first; `skip` (the table's
     /// move, already keyed) gets none.
     pub(super) fn order(
         &mut self,

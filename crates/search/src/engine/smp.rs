@@ -3,10 +3,6 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
-use duel_core::{Evaluator, Game};
-
-use super::worker::Worker;
-
 /// Search state shared by all threads of one search.
 pub(super) struct Shared {
     /// The caller's stop flag: only read here, so a search never leaves it set.
@@ -24,18 +20,17 @@ impl Shared {
     }
 }
 
-impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
-    /// Step 5: helper threads skip some depths in blocks, each thread its own pattern, so that
-    /// they stay at depths the main thread has not reached and fill the shared table ahead of it.
-    /// Threads that searched the same depth in the same order would only duplicate each other.
-    pub(super) fn skips(&self, depth: u32) -> bool {
-        if self.id == 0 {
-            return false;
-        }
-        // Block sizes 1,1,2,2,2,2,3,... with every phase of each size, for helpers 1, 2, 3, ...
-        let i = (self.id - 1) % 20;
-        const SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
-        const PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
-        ((depth + PHASE[i]) / SIZE[i]) % 2 == 1
+/// Step 5: whether helper thread `id` (0: the main thread, which searches every depth) skips
+/// `depth`. Helpers skip some depths in blocks, each thread its own pattern, so that they stay
+/// at depths the main thread has not reached and fill the shared table ahead of it. Threads
+/// that searched the same depth in the same order would only duplicate each other.
+pub(super) fn skips(id: usize, depth: u32) -> bool {
+    if id == 0 {
+        return false;
     }
+    // Block sizes 1,1,2,2,2,2,3,... with every phase of each size, for helpers 1, 2, 3, ...
+    let i = (id - 1) % 20;
+    const SIZE: [u32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+    const PHASE: [u32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+    ((depth + PHASE[i]) / SIZE[i]) % 2 == 1
 }

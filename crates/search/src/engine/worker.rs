@@ -6,11 +6,23 @@ use std::time::Instant;
 
 use duel_core::{Evaluator, Game};
 
-use super::history::Learnt;
+use super::config::{Limits, SearchConfig};
+use super::learnt::Learnt;
 use super::smp::Shared;
-use super::{tune, SearchConfig, Searcher};
+use super::tune;
+use crate::report::Stats;
 use crate::tt::Tt;
-use crate::{Limits, Stats};
+
+/// What every thread of one search reads, as the searcher hands it out: its evaluator,
+/// switches and table, the stop state the threads share, the limits and the start.
+pub(super) struct Context<'a, E> {
+    pub(super) eval: &'a E,
+    pub(super) config: &'a SearchConfig,
+    pub(super) tt: &'a Tt,
+    pub(super) shared: &'a Shared,
+    pub(super) limits: &'a Limits,
+    pub(super) start: Instant,
+}
 
 /// One thread's search.
 pub(super) struct Worker<'a, G: Game, E: Evaluator<G>> {
@@ -124,28 +136,17 @@ impl EvalCache {
 }
 
 impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
-    pub(super) fn new(
-        pos: &G,
-        s: &'a Searcher<G, E>,
-        shared: &'a Shared,
-        limits: &'a Limits,
-        start: Instant,
-        id: usize,
-        learnt: Learnt,
-    ) -> Self {
+    pub(super) fn new(pos: &G, cx: &Context<'a, E>, id: usize, learnt: Learnt) -> Self {
         let mut pos = pos.clone();
         pos.begin_search();
         Worker {
             pos,
-            eval: &s.eval,
-            config: &s.config,
-            tt: s
-                .tt
-                .as_ref()
-                .expect("a search makes the table before its workers"),
-            shared,
-            limits,
-            start,
+            eval: cx.eval,
+            config: cx.config,
+            tt: cx.tt,
+            shared: cx.shared,
+            limits: cx.limits,
+            start: cx.start,
             id,
             stats: Stats::default(),
             stopped: false,

@@ -7,7 +7,7 @@ use std::time::Duration;
 use duel_core::RecordClock;
 use serde::{Deserialize, Serialize};
 
-use crate::ParseError;
+use crate::SpecError;
 
 /// A time control: base time and increment per move; or a node count or a depth per move, the
 /// clock then only guarding against a player that hangs.
@@ -40,14 +40,14 @@ const MOVETIME_MARGIN: Duration = Duration::from_millis(100);
 impl TimeControl {
     /// Parses `10+0.1` (seconds, plus increment in seconds), `10` (no increment), or `1/move`
     /// (a fixed time per move, in seconds).
-    pub fn parse(text: &str) -> Result<TimeControl, ParseError> {
-        let bad = |reason: String| ParseError::new("time control", text, reason);
+    pub fn parse(text: &str) -> Result<TimeControl, SpecError> {
+        let bad = |reason: String| SpecError::new("time control", text, reason);
         let per_move = text.trim().strip_suffix("/move");
         let (base, inc) = match per_move {
             Some(t) => (t, "0"),
             None => text.split_once('+').unwrap_or((text, "0")),
         };
-        let secs = |t: &str| -> Result<Duration, ParseError> {
+        let secs = |t: &str| -> Result<Duration, SpecError> {
             let v: f64 = t
                 .trim()
                 .parse()

@@ -135,7 +135,7 @@ impl ArenaError {
 /// A flag or spec the arena reads that is malformed: the text and what is wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[error("{what} '{text}': {reason}")]
-pub struct ParseError {
+pub struct SpecError {
     /// What was being read (`time control`, `shard`, `player`).
     pub what: &'static str,
     /// The text as given.
@@ -144,9 +144,9 @@ pub struct ParseError {
     pub reason: String,
 }
 
-impl ParseError {
+impl SpecError {
     pub(crate) fn new(what: &'static str, text: &str, reason: impl Into<String>) -> Self {
-        ParseError {
+        SpecError {
             what,
             text: text.to_string(),
             reason: reason.into(),

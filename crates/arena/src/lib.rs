@@ -27,7 +27,7 @@ pub mod stats;
 pub use adjudicate::{Adjudication, Fault, GameResult, WinRule};
 pub use clock::{Clocks, TimeControl};
 pub use duel_core::OpeningsError;
-pub use error::{ArenaError, ParseError};
+pub use error::{ArenaError, SpecError};
 pub use game::{play_game, Played};
 pub use openings::file::read_openings;
 pub use openings::{random_openings, Opening};

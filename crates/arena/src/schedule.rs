@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::adjudicate::Adjudication;
 use crate::player::{Maker, Player};
-use crate::{play_game, ArenaError, Opening, ParseError, Played, Standings, TimeControl};
+use crate::{play_game, ArenaError, Opening, Played, SpecError, Standings, TimeControl};
 
 /// One part of a match split over several runs (machines, jobs): shard `index` of `count`
 /// plays the pairs of games `p` with `p % count == index - 1`. Game `g`'s opening and colours
@@ -27,8 +27,8 @@ impl Shard {
     pub const WHOLE: Shard = Shard { index: 1, count: 1 };
 
     /// Reads `K/N` (1 ≤ K ≤ N).
-    pub fn parse(text: &str) -> Result<Shard, ParseError> {
-        let bad = |reason: &str| ParseError::new("shard", text, reason);
+    pub fn parse(text: &str) -> Result<Shard, SpecError> {
+        let bad = |reason: &str| SpecError::new("shard", text, reason);
         let (k, n) = text
             .split_once('/')
             .ok_or_else(|| bad("expected K/N, as 2/8"))?;

@@ -12,7 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::stats::Tally;
-use crate::ParseError;
+use crate::SpecError;
 
 /// The hypotheses and error rates of a test.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -39,9 +39,9 @@ pub enum Verdict {
 impl Sprt {
     /// `ELO0,ELO1` or `ELO0,ELO1,ALPHA,BETA` (α and β 0.05 when left out), as in `0,5` or
     /// `-3,1,0.05,0.1`.
-    pub fn parse(text: &str) -> Result<Sprt, ParseError> {
+    pub fn parse(text: &str) -> Result<Sprt, SpecError> {
         let bad = |why: &str| {
-            ParseError::new(
+            SpecError::new(
                 "bad SPRT",
                 text,
                 format!("{why} (expected ELO0,ELO1[,ALPHA,BETA])"),

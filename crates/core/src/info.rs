@@ -284,6 +284,9 @@ pub trait GameInfo: Game {
     const PROTOCOLS: &'static [&'static str] = &[];
     /// The evaluators' names, the default first.
     const EVALUATORS: &'static [&'static str];
+    /// Other names an evaluator answers to, `(alias, name)`: an evaluator renamed keeps its
+    /// old name for the commands and match specs already written with it.
+    const EVALUATOR_ALIASES: &'static [(&'static str, &'static str)] = &[];
     /// The bench positions, in the game's text form.
     const BENCH: &'static [&'static str];
     /// The depth every bench position is searched to.
@@ -355,6 +358,10 @@ pub trait GameInfo: Game {
         file: Option<&Path>,
         visitor: V,
     ) -> Result<V::Output, EvaluatorError> {
+        let name = Self::EVALUATOR_ALIASES
+            .iter()
+            .find(|a| a.0 == name)
+            .map_or(name, |a| a.1);
         if !Self::EVALUATORS.contains(&name) {
             return Err(EvaluatorError::unknown::<Self>(name));
         }

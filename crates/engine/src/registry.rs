@@ -63,6 +63,8 @@ pub struct GameEntry {
     pub protocols: &'static [&'static str],
     /// The evaluators, the default first.
     pub evaluators: &'static [&'static str],
+    /// Other names of evaluators, `(alias, name)` (`GameInfo::EVALUATOR_ALIASES`).
+    pub evaluator_aliases: &'static [(&'static str, &'static str)],
     /// How many numbered starts the game has (chess: Chess960's 960).
     pub numbered_starts: u32,
     numbered_start: fn(u32) -> Option<String>,
@@ -83,6 +85,7 @@ impl GameEntry {
             variants: G::VARIANTS,
             protocols: G::PROTOCOLS,
             evaluators: G::EVALUATORS,
+            evaluator_aliases: G::EVALUATOR_ALIASES,
             numbered_starts: G::NUMBERED_STARTS,
             numbered_start: |n| G::numbered_start(n).map(|pos| pos.to_text()),
             open: open_game::<G>,
@@ -186,7 +189,12 @@ pub fn open_with(
         None => entry.evaluators[0],
         Some(e) => {
             let e = e.trim().to_ascii_lowercase();
-            match entry.evaluators.iter().find(|k| **k == e) {
+            let named = entry
+                .evaluator_aliases
+                .iter()
+                .find(|a| a.0 == e)
+                .map_or(e.as_str(), |a| a.1);
+            match entry.evaluators.iter().find(|k| **k == named) {
                 Some(known) => known,
                 None => {
                     return Err(duel_core::EvaluatorError::Unknown {

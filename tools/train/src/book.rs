@@ -44,7 +44,7 @@ struct Task {
 type Found = Option<(i32, Move, u8)>;
 
 fn session(probcut: i32) -> Result<Box<dyn Session>> {
-    let mut s = duel_engine::open(Othello::NAME, Some("pattern"))?;
+    let mut s = duel_engine::open(Othello::NAME, Some("patterns"))?;
     let config = SearchConfig {
         tt_mb: 64,
         probcut,

@@ -11,7 +11,7 @@ use duel_search::timeman::{budget, Clock};
 use duel_search::{Limits, SearchConfig, Searcher};
 
 use super::{Answer, Player, Thought, Turn, Value};
-use crate::{ArenaError, ParseError, TimeControl};
+use crate::{ArenaError, SpecError, TimeControl};
 
 /// Sets one search option.
 type Set<T> = fn(&mut SearchConfig, T);
@@ -76,14 +76,14 @@ pub struct DuelSpec {
 impl DuelSpec {
     /// Reads a player spec: `duel` or `duel:KEY=VALUE,...`; None for anything else (an engine's
     /// command line, such as `duel uci`).
-    pub fn parse(text: &str) -> Result<Option<DuelSpec>, ParseError> {
+    pub fn parse(text: &str) -> Result<Option<DuelSpec>, SpecError> {
         let t = text.trim();
         let rest = match t.strip_prefix("duel") {
             Some("") => "",
             Some(r) if r.starts_with(':') => &r[1..],
             _ => return Ok(None),
         };
-        let bad = |reason: String| ParseError::new("player", t, reason);
+        let bad = |reason: String| SpecError::new("player", t, reason);
         let mut spec = DuelSpec {
             text: t.to_string(),
             ..DuelSpec::default()
@@ -93,7 +93,7 @@ impl DuelSpec {
                 return Err(bad(format!("'{pair}' is not KEY=VALUE")));
             };
             let (key, value) = (key.trim().to_ascii_lowercase(), value.trim());
-            let number = |what: &str| -> Result<u64, ParseError> {
+            let number = |what: &str| -> Result<u64, SpecError> {
                 value
                     .parse::<u64>()
                     .ok()

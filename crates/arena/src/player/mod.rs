@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use duel_core::{Game, GameInfo, MoveError};
 
-use crate::{ArenaError, ParseError, TimeControl};
+use crate::{ArenaError, SpecError, TimeControl};
 
 pub use duel::{DuelPlayer, DuelSpec};
 
@@ -181,14 +181,14 @@ pub enum Protocol {
 impl Protocol {
     /// `uci`, `xboard` (also `cecp`, `winboard`), `ucci`, `nboard` or `gomocup` (also
     /// `piskvork`).
-    pub fn parse(text: &str) -> Result<Protocol, ParseError> {
+    pub fn parse(text: &str) -> Result<Protocol, SpecError> {
         match text.trim().to_ascii_lowercase().as_str() {
             "uci" => Ok(Protocol::Uci),
             "xboard" | "cecp" | "winboard" => Ok(Protocol::Xboard),
             "nboard" => Ok(Protocol::Nboard),
             "gomocup" | "piskvork" => Ok(Protocol::Gomocup),
             "ucci" => Ok(Protocol::Ucci),
-            other => Err(ParseError::new(
+            other => Err(SpecError::new(
                 "unknown engine protocol",
                 other,
                 "expected uci, xboard, ucci, nboard or gomocup",

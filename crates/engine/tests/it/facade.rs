@@ -511,3 +511,14 @@ fn bench_is_deterministic() {
         <duel_tictactoe::TicTacToe as GameInfo>::BENCH.len()
     );
 }
+
+/// An evaluator renamed keeps its old name as an alias (Othello's `pattern`, now `patterns`
+/// as Gomoku's), so commands and match specs written before still work.
+#[test]
+fn a_renamed_evaluator_answers_to_its_old_name() {
+    for name in ["patterns", "pattern"] {
+        let s = open("othello", Some(name)).unwrap();
+        assert_eq!(s.evaluator(), "patterns");
+    }
+    assert!(open("othello", Some("patternz")).is_err());
+}

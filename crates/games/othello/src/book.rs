@@ -40,7 +40,7 @@ pub const COMMITTED: &[u8] = include_bytes!("../book/duel.book");
 
 /// What is wrong with a book file.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum BookError {
+pub enum BookFileError {
     /// Not a book: the first bytes differ.
     #[error("not a duel book (it does not start with DUELBOOK)")]
     Magic,
@@ -504,26 +504,26 @@ impl Book {
     }
 
     /// A book from its file's bytes.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Book, BookError> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Book, BookFileError> {
         if bytes.len() < 16 || &bytes[..8] != MAGIC {
-            return Err(BookError::Magic);
+            return Err(BookFileError::Magic);
         }
         let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
         let version = word(8);
         if version != VERSION {
-            return Err(BookError::Version(version));
+            return Err(BookFileError::Version(version));
         }
         let count = word(12) as usize;
         let body = &bytes[16..];
         if body.len() != count.saturating_mul(NODE_BYTES) {
-            return Err(BookError::Length {
+            return Err(BookFileError::Length {
                 count,
                 bytes: body.len(),
             });
         }
         let mut nodes = HashMap::with_capacity(count);
         for (index, rec) in body.chunks_exact(NODE_BYTES).enumerate() {
-            let bad = |reason| BookError::Node { index, reason };
+            let bad = |reason| BookFileError::Node { index, reason };
             let p = u64::from_le_bytes(rec[0..8].try_into().expect("8 bytes"));
             let o = u64::from_le_bytes(rec[8..16].try_into().expect("8 bytes"));
             if p & o != 0 {

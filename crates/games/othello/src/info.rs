@@ -54,7 +54,9 @@ impl GameInfo for Othello {
         a1, b1, ..., h8 as X (black), O (white) or -, a space and the side to move, as in the \
         FFO test files";
     const PROTOCOLS: &'static [&'static str] = &["nboard"];
-    const EVALUATORS: &'static [&'static str] = &["pattern", "textbook"];
+    const EVALUATORS: &'static [&'static str] = &["patterns", "textbook"];
+    /// `pattern` until issue 61 gave both pattern evaluators (Othello's, Gomoku's) one name.
+    const EVALUATOR_ALIASES: &'static [(&'static str, &'static str)] = &[("pattern", "patterns")];
     /// The start and three positions of the FFO suite (#1, #2, #5), searched by the midgame
     /// search (not the solver) to the bench depth.
     const SIDE_NAMES: [&'static str; 2] = ["Black", "White"];

@@ -653,7 +653,7 @@ pub fn probcut_sigma(empties: u32, deep: u32, shallow: u32) -> i32 {
 
 impl Evaluator<Othello> for Pattern {
     fn name(&self) -> &'static str {
-        "pattern"
+        "patterns"
     }
 
     fn evaluate(&self, pos: &Othello) -> i32 {

@@ -37,14 +37,14 @@ pub const LEARN_MIN_EMPTIES: u32 = 36;
 pub enum BookError {
     /// The book built into duel does not read.
     #[error("book the built-in book: {0}")]
-    BuiltIn(duel_othello::book::BookError),
+    BuiltIn(duel_othello::book::BookFileError),
     /// The file is no book.
     #[error("book {}: {why}", path.display())]
     NotABook {
         /// The file.
         path: PathBuf,
         /// What is wrong with it.
-        why: duel_othello::book::BookError,
+        why: duel_othello::book::BookFileError,
     },
     /// The file cannot be read.
     #[error("book {}: {why}", path.display())]

@@ -167,7 +167,7 @@ pub enum NboardError {
 /// An Othello session with the pattern evaluator and a table of `opts.tt_mb`, whose searches
 /// search: the loop solves with its own reach (`solve_empties`).
 fn open_session(opts: &NboardOptions) -> Result<Box<dyn Session>, NboardError> {
-    let mut session = open(Othello::NAME, Some("pattern"))?;
+    let mut session = open(Othello::NAME, Some("patterns"))?;
     let probcut = SELECTIVITY_LEVELS
         .iter()
         .find(|l| l.0 == opts.selectivity)

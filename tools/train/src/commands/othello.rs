@@ -17,6 +17,8 @@ use super::{open_for_append, report_written, write_file};
 #[derive(Clone, Copy, ValueEnum)]
 pub enum EvalName {
     Textbook,
+    /// The pattern evaluator, named as the game names it (`pattern` before issue 61).
+    #[value(name = "patterns", alias = "pattern")]
     Pattern,
 }
 
@@ -34,7 +36,7 @@ pub struct GenArgs {
     /// Evaluator of the move-choosing search.
     #[arg(long, value_enum, default_value_t = EvalName::Textbook)]
     eval: EvalName,
-    /// Weights for `--eval pattern` (default: the committed ones).
+    /// Weights for `--eval patterns` (default: the committed ones).
     #[arg(long)]
     weights: Option<PathBuf>,
     #[arg(long, default_value_t = 2)]

@@ -2,7 +2,7 @@
 //! would give them, the file round trip and its errors, learning a game.
 
 use duel_core::Game;
-use duel_othello::book::{key, Book, BookError, EXACT_DEPTH};
+use duel_othello::book::{key, Book, BookFileError, EXACT_DEPTH};
 use duel_othello::pattern::orient;
 use duel_othello::{Move, Othello};
 
@@ -220,20 +220,20 @@ fn the_file_round_trips_and_bad_files_are_refused_by_name() {
     assert_eq!(Book::from_bytes(&bytes), Ok(book.clone()));
     assert_eq!(Book::from_bytes(&bytes).unwrap().to_bytes(), bytes);
 
-    assert_eq!(Book::from_bytes(b"DUELBOO"), Err(BookError::Magic));
+    assert_eq!(Book::from_bytes(b"DUELBOO"), Err(BookFileError::Magic));
     let mut v = bytes.clone();
     v[8] = 9;
-    assert_eq!(Book::from_bytes(&v), Err(BookError::Version(9)));
+    assert_eq!(Book::from_bytes(&v), Err(BookFileError::Version(9)));
     assert!(matches!(
         Book::from_bytes(&bytes[..bytes.len() - 1]),
-        Err(BookError::Length { .. })
+        Err(BookFileError::Length { .. })
     ));
     // A node's value beyond 64 discs, then two sides on one square.
     let mut v = bytes.clone();
     v[16 + 16] = 100;
     assert!(matches!(
         Book::from_bytes(&v),
-        Err(BookError::Node { index: 0, .. })
+        Err(BookFileError::Node { index: 0, .. })
     ));
     let mut v = bytes.clone();
     v[16..24].copy_from_slice(&u64::MAX.to_le_bytes());
@@ -245,7 +245,10 @@ fn the_file_round_trips_and_bad_files_are_refused_by_name() {
         .find(|i| v[16 + 20 * i + 18] < 64)
         .expect("a node with a leaf");
     v[16 + 20 * at + 18] = 0; // a1 is never legal this early
-    assert!(matches!(Book::from_bytes(&v), Err(BookError::Node { .. })));
+    assert!(matches!(
+        Book::from_bytes(&v),
+        Err(BookFileError::Node { .. })
+    ));
 }
 
 #[test]

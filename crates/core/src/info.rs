@@ -14,7 +14,7 @@ use crate::solve::{
 };
 use crate::{
     BoardStyle, BoardView, Evaluator, Game, MoveCells, MoveError, PositionError, SearchProfile,
-    Side, SolverLimits, SolverStopped,
+    Side, SolveBudget, SolverStopped,
 };
 
 /// Builds something from an evaluator of game `G` whose type only the game knows: the engine
@@ -457,7 +457,7 @@ pub trait GameInfo: Game {
         _reach: u32,
         _goal: SolveGoal,
         _cache: &mut SolverCache,
-        _limits: &SolverLimits<'_>,
+        _limits: &SolveBudget<'_>,
     ) -> Option<Result<QuickSolve<Self::Move>, SolverStopped>> {
         None
     }

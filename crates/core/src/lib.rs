@@ -28,7 +28,7 @@ pub use info::{
     read_opening_lines, EvaluatorError, EvaluatorVisitor, GameInfo, GomocupBoard, OpeningLine,
     OpeningsError, RecordClock, RecordInfo, SuiteError, SuitePosition,
 };
-pub use limits::{SolverLimits, SolverStopped};
+pub use limits::{SolveBudget, SolverStopped};
 pub use perft::{perft, perft_divide};
 pub use profile::SearchProfile;
 pub use rng::SplitMix64;

@@ -8,7 +8,7 @@ use std::any::Any;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::{Game, Score, SolverLimits, SolverStopped};
+use crate::{Game, Score, SolveBudget, SolverStopped};
 
 /// The exact value of one move.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,9 +63,10 @@ impl Solution {
     }
 }
 
-/// What may end a a solve before it has proven the value. The default ends
-/// nothing. The limits cover the whole solve, every move together; the solvers look at them
-/// every few tens of thousands of nodes (tic-tac-toe, solved at once, ignores them).
+/// What may end a whole solve before it has proven the value, as a user gives it; each call
+/// of a game's solver gets the [`crate::limits::SolveBudget`] left. The default ends nothing.
+/// The limits cover the whole solve, every move together; the solvers look at them every few
+/// tens of thousands of nodes (tic-tac-toe, solved at once, ignores them).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct SolveLimits<'a> {
     /// Threads the solver may use (0 and 1 both mean one): not a limit, but given with them.
@@ -310,7 +311,7 @@ pub trait ExactSolver<G: Game> {
     fn solve_limited(
         &mut self,
         pos: &G,
-        limits: &SolverLimits<'_>,
+        limits: &SolveBudget<'_>,
         progress: &mut dyn FnMut(&SolverProgress),
     ) -> Result<(i32, u64), SolverStopped>;
 
@@ -343,7 +344,7 @@ pub fn solve_each_move<G: Game, S: ExactSolver<G>>(
         report.send(SolveStep::Started, SolverProgress::NOTHING);
         let mut child = pos.clone();
         child.play(mv);
-        let child_limits = SolverLimits {
+        let child_limits = SolveBudget {
             nodes: report.run.nodes_left(),
             deadline: report.run.deadline,
             stop: limits.stop,

@@ -8,7 +8,7 @@ use std::time::Instant;
 use duel_core::solve::{QuickSolve, SolveGoal, SolverCache};
 use duel_core::{
     BoardStyle, BoardView, Evaluator, Game, GameInfo, MoveCells, Outcome, RecordInfo, Side,
-    SolverLimits, SolverStopped,
+    SolveBudget, SolverStopped,
 };
 use duel_search::reference::node_budget;
 use duel_search::tree::Count;
@@ -573,11 +573,11 @@ impl<G: GameInfo, E: Evaluator<G>> Session for GameSession<G, E> {
     ) -> Option<Result<SearchReport, SolverStopped>> {
         let start = Instant::now();
         let stop = self.searcher.stop_flag();
-        let limits = SolverLimits {
+        let limits = SolveBudget {
             stop: Some(&stop),
             threads: self.searcher.config().threads,
             deadline,
-            ..SolverLimits::default()
+            ..SolveBudget::default()
         };
         let solved = self
             .pos

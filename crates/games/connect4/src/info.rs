@@ -9,7 +9,7 @@ use duel_core::solve::{
 };
 use duel_core::{
     BoardStyle, BoardView, EvaluatorError, EvaluatorVisitor, Game, GameInfo, MoveCells, Piece,
-    PositionError, Score, SolverLimits, SolverStopped,
+    PositionError, Score, SolveBudget, SolverStopped,
 };
 
 use crate::{pons_to_score, Column, Connect4, Solver, Threats, HEIGHT, WIDTH};
@@ -129,7 +129,7 @@ impl ExactSolver<Connect4> for Solver {
     fn solve_limited(
         &mut self,
         pos: &Connect4,
-        limits: &SolverLimits<'_>,
+        limits: &SolveBudget<'_>,
         progress: &mut dyn FnMut(&SolverProgress),
     ) -> Result<(i32, u64), SolverStopped> {
         let before = self.nodes();

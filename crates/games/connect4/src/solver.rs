@@ -236,7 +236,7 @@ pub const CHECK_EVERY: u64 = 1 << 16;
 const REPORT_EVERY: Duration = Duration::from_secs(2);
 
 /// What may end a solve before it has proven the score (every game's solver takes the same).
-pub use duel_core::SolverLimits as Limits;
+pub use duel_core::SolveBudget as Limits;
 
 /// Where a running solve stands, in Pons' scale from the side to move (signs only in a weak
 /// solve).

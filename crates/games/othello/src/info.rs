@@ -9,7 +9,7 @@ use duel_core::solve::{
 };
 use duel_core::{
     BoardStyle, BoardView, EvaluatorError, EvaluatorVisitor, Game, GameInfo, MoveCells, Piece,
-    PositionError, RecordInfo, Score, SearchProfile, Side, SolverLimits, SolverStopped,
+    PositionError, RecordInfo, Score, SearchProfile, Side, SolveBudget, SolverStopped,
 };
 
 use crate::solver::Stage;
@@ -200,7 +200,7 @@ impl GameInfo for Othello {
         reach: u32,
         goal: SolveGoal,
         cache: &mut SolverCache,
-        limits: &SolverLimits<'_>,
+        limits: &SolveBudget<'_>,
     ) -> Option<Result<QuickSolve<Move>, SolverStopped>> {
         if self.is_over() || self.empties().count_ones() > reach {
             return None;
@@ -251,7 +251,7 @@ impl ExactSolver<Othello> for Solver {
     fn solve_limited(
         &mut self,
         pos: &Othello,
-        limits: &SolverLimits<'_>,
+        limits: &SolveBudget<'_>,
         progress: &mut dyn FnMut(&SolverProgress),
     ) -> Result<(i32, u64), SolverStopped> {
         let s = Solver::solve_limited(self, pos, limits, &mut |p| {

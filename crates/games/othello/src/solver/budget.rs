@@ -14,7 +14,7 @@ pub const CHECK_EVERY: u64 = 1 << 16;
 const REPORT_EVERY: Duration = Duration::from_secs(2);
 
 /// What may end a solve before it has proven the score (every game's solver takes the same).
-pub use duel_core::SolverLimits as Limits;
+pub use duel_core::SolveBudget as Limits;
 
 /// The stages of [`Solver::solve`], in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

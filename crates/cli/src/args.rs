@@ -182,33 +182,21 @@ pub fn selectivity(text: &str) -> Result<u32> {
 /// The longest time limit read, in seconds.
 const MAX_SECONDS: f64 = 1e9;
 
-/// Reads a duration: a number with a unit, `ms`, `s` or `m` (`500ms`, `2s`, `1.5s`, `1m`).
+/// Reads a duration as humantime writes it: numbers with units (`500ms`, `2s`, `1.5s`, `1m`,
+/// `1h 30m`).
 pub fn parse_duration(text: &str) -> Result<Duration> {
     let t = text.trim();
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
-    let (num, unit) = t.split_at(split);
-    let scale = match unit.trim() {
-        "ms" => 0.001,
-        "s" => 1.0,
-        "m" | "min" => 60.0,
-        "" => anyhow::bail!("'{text}' has no unit: write e.g. 500ms, 2s, 1.5s or 1m"),
-        u => anyhow::bail!("unknown time unit '{u}' in '{text}': use ms, s or m"),
-    };
-    let Ok(value) = num.parse::<f64>() else {
-        anyhow::bail!("'{text}' is not a time: write e.g. 500ms, 2s, 1.5s or 1m");
-    };
-    let secs = value * scale;
-    if secs <= 0.0 {
+    let d = humantime::parse_duration(t).map_err(|e| {
+        anyhow::anyhow!("'{text}' is not a time ({e}): write e.g. 500ms, 2s, 1.5s or 1m")
+    })?;
+    if d.is_zero() {
         anyhow::bail!("time '{text}' must be more than zero");
     }
-    // A billion seconds is over thirty years: beyond it a limit is a typo, and beyond about
-    // 1.8e19 seconds it would not fit in a Duration at all.
-    if secs > MAX_SECONDS {
+    // A billion seconds is over thirty years: beyond it a limit is a typo.
+    if d.as_secs_f64() > MAX_SECONDS {
         anyhow::bail!("time '{text}' is too long: at most {MAX_SECONDS:.0} s (about 31 years)");
     }
-    Ok(Duration::from_secs_f64(secs))
+    Ok(d)
 }
 
 /// An engine option, `NAME=VALUE`.
@@ -266,13 +254,16 @@ mod tests {
         assert_eq!(ok("2s"), Duration::from_secs(2));
         assert_eq!(ok("1.5s"), Duration::from_millis(1500));
         assert_eq!(ok("1m"), Duration::from_secs(60));
-        for bad in ["", "2", "x", "2h", "0s", "-1s", "1..5s", "ms"] {
+        assert_eq!(ok("1h 30m"), Duration::from_secs(5400));
+        for bad in ["", "2", "x", "2 apples", "0s", "-1s", "1..5s", "ms"] {
             assert!(parse_duration(bad).is_err(), "{bad}");
         }
+        let e = parse_duration("2000000000s").unwrap_err().to_string();
+        assert!(e.contains("too long"), "{e}");
         let e = parse_duration("99999999999999999999s")
             .unwrap_err()
             .to_string();
-        assert!(e.contains("too long"), "{e}");
+        assert!(e.contains("too large"), "{e}");
         assert!(parse_duration("0ms")
             .unwrap_err()
             .to_string()

@@ -537,7 +537,7 @@ fn bad_time_options_are_refused() {
     for (args, says) in [
         (&["--tc", "0+1"][..], "the base time must be above zero"),
         (&["--tc", "fast"], "'fast' is not a number of seconds"),
-        (&["--time", "2"], "'2' has no unit"),
+        (&["--time", "2"], "time unit needed"),
         (&["--time", "0s"], "must be more than zero"),
         (&["--time", "1s", "--tc", "1+1"], "cannot be used with"),
         (&["--move-overhead", "99999"], "--move-overhead"),

@@ -31,7 +31,7 @@ pub use error::{ArenaError, SpecError};
 pub use game::{play_game, Played};
 pub use openings::file::read_openings;
 pub use openings::{random_openings, Opening};
-pub use player::{DuelSpec, EngineSpec, Player, Protocol};
+pub use player::{DuelSpec, Player, ProgramSpec, Protocol};
 pub use probe::{Analyst, Choice};
 pub use results::{merge, GameOutcome, MatchParams, MergeError, RunResults};
 pub use schedule::{pgn_date, run_match, Schedule, Shard};

@@ -6,10 +6,10 @@ use std::time::Duration;
 use duel_core::GameInfo;
 use duel_search::Limits;
 
-use crate::player::ucci::UcciEngine;
-use crate::player::uci::UciEngine;
-use crate::player::xboard::XboardEngine;
-use crate::player::{read_move, Answer, EngineSpec, Protocol};
+use crate::player::ucci::UcciClient;
+use crate::player::uci::UciClient;
+use crate::player::xboard::XboardClient;
+use crate::player::{read_move, Answer, ProgramSpec, Protocol};
 use crate::ArenaError;
 
 /// How long past its time limit, or past this long with only a depth or node limit, an engine
@@ -29,9 +29,9 @@ pub struct Choice {
 }
 
 enum Client {
-    Uci(UciEngine),
-    Xboard(XboardEngine),
-    Ucci(UcciEngine),
+    Uci(UciClient),
+    Xboard(XboardClient),
+    Ucci(UcciClient),
 }
 
 /// A UCI, UCCI or xboard engine asked for its move in single positions.
@@ -39,11 +39,11 @@ pub struct Analyst(Client);
 
 impl Analyst {
     /// Starts the engine and sends its options.
-    pub fn start(spec: &EngineSpec) -> Result<Analyst, ArenaError> {
+    pub fn start(spec: &ProgramSpec) -> Result<Analyst, ArenaError> {
         Ok(Analyst(match spec.protocol {
-            Protocol::Uci => Client::Uci(UciEngine::start(spec)?),
-            Protocol::Xboard => Client::Xboard(XboardEngine::start(spec)?),
-            Protocol::Ucci => Client::Ucci(UcciEngine::start(spec)?),
+            Protocol::Uci => Client::Uci(UciClient::start(spec)?),
+            Protocol::Xboard => Client::Xboard(XboardClient::start(spec)?),
+            Protocol::Ucci => Client::Ucci(UcciClient::start(spec)?),
             Protocol::Nboard | Protocol::Gomocup => {
                 return Err(ArenaError::Unable {
                     engine: spec.command.join(" "),

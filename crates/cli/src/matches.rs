@@ -10,10 +10,10 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use duel_arena::openings::numbered_start;
-use duel_arena::player::{start_engine, Maker};
+use duel_arena::player::{start_program, Maker};
 use duel_arena::{
-    random_openings, read_openings, run_match, Adjudication, DuelSpec, EngineSpec, Fault,
-    GameOutcome, GameResult, MatchParams, Opening, Protocol, RunResults, Schedule, Shard, Sprt,
+    random_openings, read_openings, run_match, Adjudication, DuelSpec, Fault, GameOutcome,
+    GameResult, MatchParams, Opening, ProgramSpec, Protocol, RunResults, Schedule, Shard, Sprt,
     Standings, TimeControl, Verdict,
 };
 use duel_core::GameInfo;
@@ -168,7 +168,7 @@ fn balanced<G: GameInfo>(session: &mut dyn Session, pos: &G) -> bool {
 /// A player as the flags give it.
 enum Who {
     Duel(DuelSpec),
-    Engine(EngineSpec),
+    Program(ProgramSpec),
 }
 
 impl Who {
@@ -210,7 +210,7 @@ impl Who {
                 command
             }
         };
-        Ok(Who::Engine(EngineSpec {
+        Ok(Who::Program(ProgramSpec {
             command,
             options: options.to_vec(),
             protocol: protocol.or(own).unwrap_or(Protocol::Uci),
@@ -220,14 +220,14 @@ impl Who {
     fn name(&self) -> String {
         match self {
             Who::Duel(s) => s.text.clone(),
-            Who::Engine(e) => e.command.join(" "),
+            Who::Program(e) => e.command.join(" "),
         }
     }
 
     fn maker<G: GameInfo>(&self) -> Box<Maker<'_, G>> {
         match self {
             Who::Duel(spec) => Box::new(move || spec.player::<G>()),
-            Who::Engine(e) => Box::new(move || start_engine::<G>(e)),
+            Who::Program(e) => Box::new(move || start_program::<G>(e)),
         }
     }
 }
@@ -362,7 +362,7 @@ fn players<G: GameInfo>(a: &MatchArgs) -> Result<[Who; 2]> {
             bail!("--chess960 is a chess variant, not one of {}", G::TITLE);
         }
         for (who, which) in [(&mut first, "first"), (&mut second, "second")] {
-            let Who::Engine(spec) = who else { continue };
+            let Who::Program(spec) = who else { continue };
             if spec.protocol != Protocol::Uci {
                 bail!("--chess960 needs UCI engines: the {which} engine speaks xboard");
             }
@@ -382,7 +382,7 @@ fn players<G: GameInfo>(a: &MatchArgs) -> Result<[Who; 2]> {
             Who::Duel(spec) => {
                 spec.player::<G>()?;
             }
-            Who::Engine(e)
+            Who::Program(e)
                 if a.nodes.is_some() && !matches!(e.protocol, Protocol::Uci | Protocol::Ucci) =>
             {
                 bail!(
@@ -391,7 +391,7 @@ fn players<G: GameInfo>(a: &MatchArgs) -> Result<[Who; 2]> {
                 format!("{:?}", e.protocol).to_ascii_lowercase()
             )
             }
-            Who::Engine(_) => {}
+            Who::Program(_) => {}
         }
     }
     Ok([first, second])

@@ -7,7 +7,7 @@ use std::io::Write;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use duel_arena::{Analyst, EngineSpec, Protocol};
+use duel_arena::{Analyst, ProgramSpec, Protocol};
 use duel_core::{GameInfo, SuitePosition};
 use duel_engine::{GameVisitor, Limits, Session};
 
@@ -162,7 +162,7 @@ impl Tested {
         let Some(cmd) = &a.program else {
             return Ok(Tested::Duel(session, limits));
         };
-        let spec = EngineSpec {
+        let spec = ProgramSpec {
             command: command_line(cmd, "tested")?,
             options: a.engine_options.clone(),
             protocol: a.engine_protocol,

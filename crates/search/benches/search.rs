@@ -4,8 +4,8 @@
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use duel_connect4::{Connect4, Threats};
 use duel_core::Game;
-use duel_search::engine::{Limits, SearchConfig, Searcher};
 use duel_search::reference::{Reference, ReferenceOptions};
+use duel_search::searcher::{Limits, SearchConfig, Searcher};
 use duel_tictactoe::{OpenLines, TicTacToe};
 use std::hint::black_box;
 

@@ -45,12 +45,12 @@ type Found = Option<(i32, Move, u8)>;
 
 fn session(probcut: i32) -> Result<Box<dyn Session>> {
     let mut s = duel_engine::open(Othello::NAME, Some("patterns"))?;
-    let config = SearchConfig {
+    let mut config = SearchConfig {
         tt_mb: 64,
-        probcut,
         threads: 1,
         ..s.config().clone()
     };
+    config.profile.probcut = probcut;
     s.set_config(config)?;
     s.set_quick_solve(false);
     Ok(s)

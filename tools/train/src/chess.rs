@@ -8,7 +8,7 @@ use duel_chess::strong::{
 };
 use duel_chess::{is_noisy, Chess};
 use duel_core::{Evaluator, Game, Side, SplitMix64};
-use duel_search::engine::{Limits, SearchConfig, Searcher};
+use duel_search::searcher::{Limits, SearchConfig, Searcher};
 
 pub use crate::linear::SCORE_CLAMP;
 use crate::linear::{search_config, Linear};

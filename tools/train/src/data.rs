@@ -11,7 +11,7 @@ use std::io::{self, Read, Write};
 
 use duel_core::{Evaluator, Game, Side, SplitMix64};
 use duel_othello::{Move, Othello, Solver};
-use duel_search::engine::{Limits, SearchConfig, Searcher};
+use duel_search::searcher::{Limits, SearchConfig, Searcher};
 
 /// One labelled position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -120,7 +120,10 @@ pub fn generate<E: Evaluator<Othello>>(
         SearchConfig {
             tt_mb: 4,
             threads: 1,
-            probcut: cfg.probcut,
+            profile: duel_core::SearchProfile {
+                probcut: cfg.probcut,
+                ..duel_core::SearchProfile::NONE
+            },
             ..SearchConfig::default()
         },
     );

@@ -13,7 +13,7 @@ use duel_arena::random_openings;
 use duel_core::{Evaluator, Game, GameInfo, Outcome, Side, SplitMix64};
 use duel_gomoku::weights::{PatternWeights, FEATURE_NAMES, N_FEATURES, SCALE};
 use duel_gomoku::{Gomoku, Patterns, ORDINARY_MAX};
-use duel_search::engine::{Limits, SearchConfig, Searcher};
+use duel_search::searcher::{Limits, SearchConfig, Searcher};
 use duel_train::texel::{adam, best_k, floats_to_pairs, pairs_to_floats, sigmoid, Adam, LN10_400};
 
 /// Positions this close after the opening are still shaped by its random moves: not recorded.

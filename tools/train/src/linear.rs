@@ -19,8 +19,8 @@ use duel_arena::{
     TimeControl, WinRule,
 };
 use duel_core::{Evaluator, Game, GameInfo};
-use duel_search::engine::SearchConfig;
-use duel_search::engine::Searcher;
+use duel_search::searcher::SearchConfig;
+use duel_search::searcher::Searcher;
 use duel_train::texel::{adam, best_k, floats_to_pairs, pairs_to_floats, sigmoid, Adam, LN10_400};
 
 /// A game whose evaluator is linear in its weights, tapered between a middlegame and an

@@ -13,7 +13,7 @@ use duel_arena::{
 };
 use duel_core::{Evaluator, Game, Side};
 use duel_othello::{Estimate, Othello, Pattern, Textbook};
-use duel_search::engine::{SearchConfig, Searcher};
+use duel_search::searcher::{SearchConfig, Searcher};
 
 use crate::data::Record;
 

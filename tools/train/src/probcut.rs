@@ -12,7 +12,7 @@ use std::fmt::Write;
 
 use duel_core::{Evaluator, Game, SplitMix64};
 use duel_othello::{Move, Othello, Pattern};
-use duel_search::engine::{Limits, SearchConfig, Searcher};
+use duel_search::searcher::{Limits, SearchConfig, Searcher};
 
 /// One measured position: its empties and its value at depth 0 (the static value), 1, ...;
 /// None where the value was a proven win or loss (no error to measure).
@@ -50,10 +50,14 @@ pub struct Plan {
 /// Plays the games and searches the positions; `log` sees progress lines.
 pub fn measure(eval: &Pattern, plan: &Plan, mut log: impl FnMut(&str)) -> Vec<Sample> {
     let mut rng = SplitMix64::new(plan.seed);
+    // ProbCut is what these searches measure, so they must not use it themselves.
+    let profile = duel_core::SearchProfile {
+        probcut: 0,
+        ..<Othello as duel_core::GameInfo>::SEARCH_PROFILE
+    };
     let config = SearchConfig {
         threads: 1,
-        probcut: 0,
-        ..SearchConfig::with_profile(&<Othello as duel_core::GameInfo>::SEARCH_PROFILE)
+        ..SearchConfig::with_profile(&profile)
     };
     let mut searcher = Searcher::new(eval.clone(), config);
     let mut samples = Vec::new();

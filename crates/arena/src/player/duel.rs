@@ -22,25 +22,25 @@ const SWITCHES: &[(&str, Set<bool>)] = &[
     ("aspiration", |c, on| c.aspiration = on),
     ("mtdf", |c, on| c.mtdf = on),
     ("quiescence", |c, on| c.quiescence = on),
-    ("nullmove", |c, on| c.null_move = on),
-    ("lmr", |c, on| c.lmr = on),
+    ("nullmove", |c, on| c.profile.null_move = on),
+    ("lmr", |c, on| c.profile.lmr = on),
     ("exact", |c, on| c.exact_hook = on),
     ("candidates", |c, on| c.candidates = on),
     ("iterative", |c, on| c.iterative = on),
-    ("iir", |c, on| c.iir = on),
-    ("lmp", |c, on| c.late_move_pruning = on),
+    ("iir", |c, on| c.profile.iir = on),
+    ("lmp", |c, on| c.profile.late_move_pruning = on),
     ("improving", |c, on| c.improving = on),
-    ("continuation", |c, on| c.continuation = on),
-    ("exchange", |c, on| c.exchange_pruning = on),
-    ("sparechecks", |c, on| c.exchange_spares_checks = on),
-    ("correction", |c, on| c.correction = on),
+    ("continuation", |c, on| c.profile.continuation = on),
+    ("exchange", |c, on| c.profile.exchange_pruning = on),
+    ("sparechecks", |c, on| c.profile.exchange_spares_checks = on),
+    ("correction", |c, on| c.profile.correction = on),
 ];
 
 /// The search margins a spec may set, by name, in the evaluator's units (0 turns them off).
 const MARGINS: &[(&str, Set<i32>)] = &[
-    ("futility", |c, v| c.futility = v),
-    ("singular", |c, v| c.singular = v),
-    ("probcut", |c, v| c.probcut = v),
+    ("futility", |c, v| c.profile.futility = v),
+    ("singular", |c, v| c.profile.singular = v),
+    ("probcut", |c, v| c.profile.probcut = v),
 ];
 
 /// The keys of a spec besides the switches and margins.
@@ -300,7 +300,7 @@ mod tests {
         assert_eq!(s.eval.as_deref(), Some("pattern"));
         assert_eq!(s.nodes, Some(2000));
         let c = s.config::<duel_chess::Chess>();
-        assert!(!c.lmr && c.futility == 0 && c.null_move && c.threads == 1);
+        assert!(!c.profile.lmr && c.profile.futility == 0 && c.profile.null_move && c.threads == 1);
         for (bad, says) in [
             ("duel:eval", "KEY=VALUE"),
             ("duel:nodes=0", "nodes"),

@@ -12,11 +12,11 @@ use duel_core::{GameInfo, GomocupBoard};
 use duel_protocol::gomocup::{Command, Field, Info, Point, Reply};
 
 use super::process::{Heard, Process, Said};
-use super::{Answer, EngineSpec, Player, Thought, Turn};
+use super::{Answer, Player, ProgramSpec, Thought, Turn};
 use crate::{ArenaError, TimeControl};
 
 /// A running Gomocup brain.
-pub struct GomocupEngine {
+pub struct GomocupClient {
     p: Process,
     /// The stones on the brain's board, in order, as far as the arena knows: after its
     /// answer, the game's moves and its own.
@@ -31,10 +31,10 @@ fn millis(d: Duration) -> u64 {
     d.as_millis().min(u128::from(u64::MAX)) as u64
 }
 
-impl GomocupEngine {
+impl GomocupClient {
     /// Starts the brain and asks `ABOUT` for its name; the options go out as `INFO key value`
     /// (`max_memory=...`, `thread_num=...`), as managers send their settings.
-    pub fn start(spec: &EngineSpec) -> Result<GomocupEngine, ArenaError> {
+    pub fn start(spec: &ProgramSpec) -> Result<GomocupClient, ArenaError> {
         let mut p = Process::start(&spec.command)?;
         p.quit = "END";
         p.send_all(spec.options.iter().map(|(key, value)| {
@@ -54,7 +54,7 @@ impl GomocupEngine {
             // An old brain answers ABOUT in free text, or not at all.
             _ => Said::Done(None),
         })?;
-        Ok(GomocupEngine {
+        Ok(GomocupClient {
             p,
             known: Vec::new(),
         })
@@ -103,7 +103,7 @@ impl GomocupEngine {
     }
 }
 
-impl<G: GameInfo> Player<G> for GomocupEngine {
+impl<G: GameInfo> Player<G> for GomocupClient {
     fn name(&self) -> &str {
         &self.p.name
     }

@@ -203,9 +203,9 @@ impl Protocol {
     }
 }
 
-/// How to start an engine and what to tell it first.
+/// How to start an outside engine program and what to tell it first.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EngineSpec {
+pub struct ProgramSpec {
     /// The program and its arguments.
     pub command: Vec<String>,
     /// Options sent after the handshake: `setoption name K value V` in UCI, `option K=V` in
@@ -215,14 +215,14 @@ pub struct EngineSpec {
     pub protocol: Protocol,
 }
 
-/// Starts the engine `spec` describes, as a player of `G`.
-pub fn start_engine<G: GameInfo>(spec: &EngineSpec) -> Result<Box<dyn Player<G>>, ArenaError> {
+/// Starts the program `spec` describes, as a player of `G`, through the client of its protocol.
+pub fn start_program<G: GameInfo>(spec: &ProgramSpec) -> Result<Box<dyn Player<G>>, ArenaError> {
     Ok(match spec.protocol {
-        Protocol::Uci => Box::new(uci::UciEngine::start(spec)?),
-        Protocol::Xboard => Box::new(xboard::XboardEngine::start(spec)?),
-        Protocol::Nboard => Box::new(nboard::NboardEngine::start(spec)?),
-        Protocol::Gomocup => Box::new(gomocup::GomocupEngine::start(spec)?),
-        Protocol::Ucci => Box::new(ucci::UcciEngine::start(spec)?),
+        Protocol::Uci => Box::new(uci::UciClient::start(spec)?),
+        Protocol::Xboard => Box::new(xboard::XboardClient::start(spec)?),
+        Protocol::Nboard => Box::new(nboard::NboardClient::start(spec)?),
+        Protocol::Gomocup => Box::new(gomocup::GomocupClient::start(spec)?),
+        Protocol::Ucci => Box::new(ucci::UcciClient::start(spec)?),
     })
 }
 

@@ -13,21 +13,21 @@ use duel_core::{GameInfo, RecordInfo};
 use duel_protocol::nboard::{Command, Reply};
 
 use super::process::{Heard, Process};
-use super::{Answer, EngineSpec, Player, Thought, Turn, Value};
+use super::{Answer, Player, ProgramSpec, Thought, Turn, Value};
 use crate::{ArenaError, TimeControl};
 
 /// A running NBoard engine.
-pub struct NboardEngine {
+pub struct NboardClient {
     p: Process,
     /// The token of the next `ping`.
     pings: u32,
 }
 
-impl NboardEngine {
+impl NboardClient {
     /// Starts the engine: `nboard 2` (its name from `set myname`), the options (`depth` and
     /// `contempt`, the two NBoard sets), then a `ping` answered.
-    pub fn start(spec: &EngineSpec) -> Result<NboardEngine, ArenaError> {
-        let mut e = NboardEngine {
+    pub fn start(spec: &ProgramSpec) -> Result<NboardClient, ArenaError> {
+        let mut e = NboardClient {
             p: Process::start(&spec.command)?,
             pings: 0,
         };
@@ -90,7 +90,7 @@ impl NboardEngine {
     }
 }
 
-impl<G: GameInfo> Player<G> for NboardEngine {
+impl<G: GameInfo> Player<G> for NboardClient {
     fn name(&self) -> &str {
         &self.p.name
     }

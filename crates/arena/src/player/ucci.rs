@@ -11,11 +11,11 @@ use duel_protocol::ucci::{Command, Go, OptionKind, Reply};
 use duel_search::Limits;
 
 use super::process::{probe_answer, Heard, Process, Said};
-use super::{Answer, EngineSpec, Player, Thought, Turn, Value};
+use super::{Answer, Player, ProgramSpec, Thought, Turn, Value};
 use crate::{ArenaError, TimeControl};
 
 /// A running UCCI engine.
-pub struct UcciEngine {
+pub struct UcciClient {
     p: Process,
     /// Times go in milliseconds (the engine offered `usemillisec` and it was turned on), else
     /// in whole seconds.
@@ -24,10 +24,10 @@ pub struct UcciEngine {
     newgame: bool,
 }
 
-impl UcciEngine {
+impl UcciClient {
     /// Starts the engine: `ucci` (its name from `id name`), `usemillisec` on if offered, the
     /// options, `isready`.
-    pub fn start(spec: &EngineSpec) -> Result<UcciEngine, ArenaError> {
+    pub fn start(spec: &ProgramSpec) -> Result<UcciClient, ArenaError> {
         let mut p = Process::start(&spec.command)?;
         let (mut millis, mut newgame) = (false, false);
         p.handshake(&Command::Ucci, |l| match Reply::parse(l) {
@@ -53,7 +53,7 @@ impl UcciEngine {
             name: name.clone(),
             value: Some(value.clone()),
         }))?;
-        let mut e = UcciEngine { p, millis, newgame };
+        let mut e = UcciClient { p, millis, newgame };
         e.ready()?;
         Ok(e)
     }
@@ -149,7 +149,7 @@ impl UcciEngine {
     }
 }
 
-impl<G: GameInfo> Player<G> for UcciEngine {
+impl<G: GameInfo> Player<G> for UcciClient {
     fn name(&self) -> &str {
         &self.p.name
     }

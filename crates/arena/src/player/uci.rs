@@ -8,20 +8,20 @@ use duel_protocol::uci::{shift_ranks, Command, Go, Info, Reply};
 use duel_search::Limits;
 
 use super::process::{probe_answer, Heard, Process, Said};
-use super::{Answer, EngineSpec, Player, Thought, Turn, Value};
+use super::{Answer, Player, ProgramSpec, Thought, Turn, Value};
 use crate::{ArenaError, TimeControl};
 
 /// A running UCI engine.
-pub struct UciEngine {
+pub struct UciClient {
     p: Process,
     /// Whether the engine announced `UCI_Variant` (Fairy-Stockfish, duel): it is then told
     /// the game at each new game.
     variants: bool,
 }
 
-impl UciEngine {
+impl UciClient {
     /// Starts the engine: `uci` (its name from `id name`), the options, `isready`.
-    pub fn start(spec: &EngineSpec) -> Result<UciEngine, ArenaError> {
+    pub fn start(spec: &ProgramSpec) -> Result<UciClient, ArenaError> {
         let mut p = Process::start(&spec.command)?;
         let mut variants = false;
         p.handshake(&Command::Uci, |l| match Reply::parse(l) {
@@ -37,7 +37,7 @@ impl UciEngine {
             name: name.clone(),
             value: Some(value.clone()),
         }))?;
-        let mut e = UciEngine { p, variants };
+        let mut e = UciClient { p, variants };
         e.ready()?;
         Ok(e)
     }
@@ -112,7 +112,7 @@ fn heard(thought: &mut Thought, info: &Info) {
     }
 }
 
-impl<G: GameInfo> Player<G> for UciEngine {
+impl<G: GameInfo> Player<G> for UciClient {
     fn name(&self) -> &str {
         &self.p.name
     }

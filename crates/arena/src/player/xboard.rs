@@ -8,7 +8,7 @@ use duel_protocol::xboard::{Command, Reply};
 use duel_search::Limits;
 
 use super::process::{probe_answer, Heard, Process};
-use super::{Answer, EngineSpec, Player, Thought, Turn, Value};
+use super::{Answer, Player, ProgramSpec, Thought, Turn, Value};
 use crate::{ArenaError, TimeControl};
 
 /// How long an engine that never says `feature done=1` (protocol version 1) is given to
@@ -19,7 +19,7 @@ const FEATURE_WAIT: Duration = Duration::from_secs(2);
 const STANDARD: &str = "normal";
 
 /// A running xboard engine.
-pub struct XboardEngine {
+pub struct XboardClient {
     p: Process,
     /// Moves go as `usermove M` rather than bare.
     usermove: bool,
@@ -33,11 +33,11 @@ pub struct XboardEngine {
     variants: Vec<String>,
 }
 
-impl XboardEngine {
+impl XboardClient {
     /// Starts the engine: `xboard`, `protover 2`, then the features until `done=1` (or a
     /// pause, for version 1 engines), then the options.
-    pub fn start(spec: &EngineSpec) -> Result<XboardEngine, ArenaError> {
-        let mut e = XboardEngine {
+    pub fn start(spec: &ProgramSpec) -> Result<XboardClient, ArenaError> {
+        let mut e = XboardClient {
             p: Process::start(&spec.command)?,
             usermove: false,
             ping: false,
@@ -201,7 +201,7 @@ impl XboardEngine {
     }
 }
 
-impl<G: GameInfo> Player<G> for XboardEngine {
+impl<G: GameInfo> Player<G> for XboardClient {
     fn name(&self) -> &str {
         &self.p.name
     }

@@ -6,7 +6,7 @@
 
 use duel_chess::{Chess, Pst};
 use duel_connect4::{Connect4, Threats};
-use duel_core::{Evaluator, Game, Score, SplitMix64};
+use duel_core::{Evaluator, Game, Score, SearchProfile, SplitMix64};
 use duel_othello::{Othello, Pattern};
 use duel_search::reference::{Reference, ReferenceOptions};
 use duel_search::{Limits, SearchConfig, Searcher};
@@ -55,7 +55,10 @@ fn exact_configs() -> Vec<(&'static str, SearchConfig)> {
         (
             "pvs-continuation-history",
             SearchConfig {
-                continuation: true,
+                profile: SearchProfile {
+                    continuation: true,
+                    ..base.profile
+                },
                 ..base.clone()
             },
         ),
@@ -492,9 +495,12 @@ fn a_depth_past_the_ply_limit_is_held_to_it() {
     let exact = Reference::Minimax.search(&pos, &OpenLines, 9, ReferenceOptions::default());
     let config = SearchConfig {
         iterative: false,
-        lmr: true,
-        futility: 100,
-        late_move_pruning: true,
+        profile: SearchProfile {
+            lmr: true,
+            futility: 100,
+            late_move_pruning: true,
+            ..SearchProfile::NONE
+        },
         ..SearchConfig::default()
     };
     let r = Searcher::new(OpenLines, config).search(&pos, &Limits::depth(u32::MAX), |_| {});

@@ -4,7 +4,8 @@
 //! depth limit returns the proven value, whatever it pruned on the way.
 
 use duel_core::{
-    Evaluator, Game, MoveError, Outcome, PositionError, ProbCut, Score, Side, SplitMix64,
+    Evaluator, Game, MoveError, Outcome, PositionError, ProbCut, Score, SearchProfile, Side,
+    SplitMix64,
 };
 use duel_search::reference::{Reference, ReferenceOptions};
 use duel_search::{Limits, SearchConfig, Searcher};
@@ -218,52 +219,73 @@ fn pruning_configs() -> Vec<(&'static str, SearchConfig)> {
         (
             "null move",
             SearchConfig {
-                null_move: true,
+                profile: SearchProfile {
+                    null_move: true,
+                    ..base.profile
+                },
                 ..base.clone()
             },
         ),
         (
             "lmr",
             SearchConfig {
-                lmr: true,
+                profile: SearchProfile {
+                    lmr: true,
+                    ..base.profile
+                },
                 ..base.clone()
             },
         ),
         (
             "late-move pruning",
             SearchConfig {
-                late_move_pruning: true,
+                profile: SearchProfile {
+                    late_move_pruning: true,
+                    ..base.profile
+                },
                 ..base.clone()
             },
         ),
         (
             "singular extensions",
             SearchConfig {
-                singular: 1,
+                profile: SearchProfile {
+                    singular: 1,
+                    ..base.profile
+                },
                 ..base.clone()
             },
         ),
         (
             "exchange pruning",
             SearchConfig {
-                exchange_pruning: true,
+                profile: SearchProfile {
+                    exchange_pruning: true,
+                    ..base.profile
+                },
                 ..base.clone()
             },
         ),
         (
             "probcut",
             SearchConfig {
-                probcut: 100,
+                profile: SearchProfile {
+                    probcut: 100,
+                    ..base.profile
+                },
                 ..base.clone()
             },
         ),
         (
             "null move + lmr + late-move pruning + singular extensions",
             SearchConfig {
-                null_move: true,
-                lmr: true,
-                late_move_pruning: true,
-                singular: 1,
+                profile: SearchProfile {
+                    null_move: true,
+                    lmr: true,
+                    late_move_pruning: true,
+                    singular: 1,
+                    ..base.profile
+                },
                 ..base.clone()
             },
         ),
@@ -271,17 +293,20 @@ fn pruning_configs() -> Vec<(&'static str, SearchConfig)> {
             "everything chess has and the options it leaves off: the above + futility, iir, \
              improving, continuation and correction history, and probcut",
             SearchConfig {
-                null_move: true,
-                lmr: true,
-                late_move_pruning: true,
-                singular: 1,
-                futility: 1,
-                iir: true,
                 improving: true,
-                continuation: true,
-                correction: true,
-                exchange_pruning: true,
-                probcut: 100,
+                profile: SearchProfile {
+                    null_move: true,
+                    lmr: true,
+                    late_move_pruning: true,
+                    singular: 1,
+                    futility: 1,
+                    iir: true,
+                    continuation: true,
+                    correction: true,
+                    exchange_pruning: true,
+                    probcut: 100,
+                    ..base.profile
+                },
                 ..base
             },
         ),
@@ -308,7 +333,7 @@ fn inexact_prunings_keep_proven_values_and_legal_moves() {
             Reference::AlphaBetaSoft.search(&pos, &OpenLinesNull, 9, ReferenceOptions::default());
         pos.generate_moves(&mut moves);
         for (name, config) in pruning_configs() {
-            let null_move = config.null_move;
+            let null_move = config.profile.null_move;
             let mut s = Searcher::new(OpenLinesNull, config);
             // Depth-limited: any legal move, a value in range.
             let mut r = None;
@@ -354,17 +379,19 @@ fn assert_prunes(name: &str, depth: u32, enable: impl Fn(&mut SearchConfig)) {
 
 #[test]
 fn null_move_prunes_nodes() {
-    assert_prunes("null move", 6, |c| c.null_move = true);
+    assert_prunes("null move", 6, |c| c.profile.null_move = true);
 }
 
 #[test]
 fn late_move_pruning_prunes_nodes() {
-    assert_prunes("late-move pruning", 5, |c| c.late_move_pruning = true);
+    assert_prunes("late-move pruning", 5, |c| {
+        c.profile.late_move_pruning = true
+    });
 }
 
 #[test]
 fn probcut_prunes_nodes() {
-    assert_prunes("probcut", 6, |c| c.probcut = 100);
+    assert_prunes("probcut", 6, |c| c.profile.probcut = 100);
 }
 
 /// The evaluator of the tests above without its ProbCut tests.
@@ -391,7 +418,10 @@ fn probcut_without_a_usable_test_is_the_plain_search() {
         ..SearchConfig::default()
     };
     let on = SearchConfig {
-        probcut: 100,
+        profile: SearchProfile {
+            probcut: 100,
+            ..plain.profile
+        },
         ..plain.clone()
     };
     let off = Searcher::new(NoProbCut, plain.clone()).search(&pos, &Limits::depth(6), |_| {});
@@ -402,7 +432,10 @@ fn probcut_without_a_usable_test_is_the_plain_search() {
     );
     let off = Searcher::new(OpenLinesNull, plain.clone()).search(&pos, &Limits::depth(6), |_| {});
     let beyond = SearchConfig {
-        probcut: i32::MAX,
+        profile: SearchProfile {
+            probcut: i32::MAX,
+            ..plain.profile
+        },
         ..plain
     };
     let huge = Searcher::new(OpenLinesNull, beyond).search(&pos, &Limits::depth(6), |_| {});
@@ -411,7 +444,7 @@ fn probcut_without_a_usable_test_is_the_plain_search() {
 
 #[test]
 fn exchange_pruning_prunes_nodes() {
-    assert_prunes("exchange pruning", 5, |c| c.exchange_pruning = true);
+    assert_prunes("exchange pruning", 5, |c| c.profile.exchange_pruning = true);
 }
 
 /// Singular extensions search more, not less: at depth 9 (where nodes of depth 8 have table
@@ -425,7 +458,10 @@ fn singular_extensions_change_the_tree() {
         ..SearchConfig::default()
     };
     let singular = SearchConfig {
-        singular: 1,
+        profile: SearchProfile {
+            singular: 1,
+            ..plain.profile
+        },
         ..plain.clone()
     };
     let a = Searcher::new(OpenLinesNull, plain).search(&pos, &Limits::depth(9), |_| {});
@@ -445,11 +481,17 @@ fn correction_history_changes_the_tree() {
     let pos = PassTicTacToe::start();
     let futility = SearchConfig {
         tt_mb: 1,
-        futility: 1,
+        profile: SearchProfile {
+            futility: 1,
+            ..SearchProfile::NONE
+        },
         ..SearchConfig::default()
     };
     let corrected = SearchConfig {
-        correction: true,
+        profile: SearchProfile {
+            correction: true,
+            ..futility.profile
+        },
         ..futility.clone()
     };
     let a = Searcher::new(OpenLinesNull, futility).search(&pos, &Limits::depth(7), |_| {});
@@ -462,7 +504,10 @@ fn correction_history_changes_the_tree() {
         ..SearchConfig::default()
     };
     let unread = SearchConfig {
-        correction: true,
+        profile: SearchProfile {
+            correction: true,
+            ..plain.profile
+        },
         ..plain.clone()
     };
     let a = Searcher::new(OpenLinesNull, plain).search(&pos, &Limits::depth(7), |_| {});

@@ -173,12 +173,12 @@ fn open_session(opts: &NboardOptions) -> Result<Box<dyn Session>, NboardError> {
         .find(|l| l.0 == opts.selectivity)
         .ok_or(NboardError::Selectivity(opts.selectivity))?
         .1;
-    let config = SearchConfig {
+    let mut config = SearchConfig {
         tt_mb: opts.tt_mb,
-        probcut,
         threads: opts.threads.max(1),
         ..session.config().clone()
     };
+    config.profile.probcut = probcut;
     session.set_config(config)?;
     session.set_quick_solve(false);
     if opts.solve_empties > 0 {

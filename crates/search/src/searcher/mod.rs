@@ -189,8 +189,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             // Made before the old table is dropped, so a refusal leaves the engine as it was.
             self.tt = Some(Arc::new(Tt::try_new(config.tt_mb)?));
         }
-        if config.continuation != self.config.continuation
-            || config.correction != self.config.correction
+        if config.profile.continuation != self.config.profile.continuation
+            || config.profile.correction != self.config.profile.correction
         {
             self.learnt = Learnt::new::<G>(&config);
         }

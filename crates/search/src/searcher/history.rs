@@ -14,7 +14,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
     /// The correction-history slot of the current position, when correction is on and the
     /// game has a structure key.
     pub(super) fn correction_slot(&self) -> Option<usize> {
-        if !self.config.correction {
+        if !self.config.profile.correction {
             return None;
         }
         let key = self.pos.structure_key()?;
@@ -47,6 +47,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
     #[inline]
     pub(super) fn piece_move(&self, mv: G::Move) -> Option<usize> {
         self.config
+            .profile
             .continuation
             .then(|| self.pos.piece_move_index(mv))
     }
@@ -54,7 +55,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
     /// The slots of the two continuation tables for the node at `ply`: the piece-move index
     /// of the move one ply and two plies before, each times P (the row), offset into its table.
     pub(super) fn moves_before(&self, ply: usize) -> [Option<usize>; 2] {
-        if !self.config.continuation {
+        if !self.config.profile.continuation {
             return [None, None];
         }
         let p = G::PIECE_MOVE_INDICES;
@@ -102,7 +103,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
                 -bonus,
             );
         }
-        if self.config.continuation {
+        if self.config.profile.continuation {
             let before = self.moves_before(ply);
             for row in before.into_iter().flatten() {
                 let m = self.pos.piece_move_index(mv);

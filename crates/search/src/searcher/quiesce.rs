@@ -58,7 +58,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
         }
         // Out of check, a capture whose exchange leaves the value far below alpha is not
         // worth a node. (In check every evasion is searched.)
-        let may_prune = self.config.exchange_pruning && !self.eval.extend(&self.pos);
+        let may_prune = self.config.profile.exchange_pruning && !self.eval.extend(&self.pos);
         for &mv in &moves {
             let need = alpha.0 - stand_pat.0 - tune::SEE_QUIESCE;
             if may_prune

@@ -68,7 +68,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
             self.eval.prune_moves(&self.pos, moves);
         }
         let tt_move = Some(probe.mv).filter(|&m| (m as usize) < moves.len());
-        if self.config.iir && tt_move.is_none() && node.depth >= tune::IIR_MIN_DEPTH {
+        if self.config.profile.iir && tt_move.is_none() && node.depth >= tune::IIR_MIN_DEPTH {
             node.depth -= 1;
         }
         tt_move
@@ -87,7 +87,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
     ) -> Step<bool> {
         let (depth, ply) = (node.depth, node.ply);
         let Some((tt_value, tt_depth, bound)) = probe.bound.filter(|_| {
-            self.config.singular > 0
+            self.config.profile.singular > 0
                 && tt_move.is_some()
                 && ply > 0
                 && node.skip.is_none()
@@ -102,7 +102,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
         {
             return Continue(false);
         }
-        let s_beta = Score(tt_value.0 - self.config.singular * depth as i32);
+        let s_beta = Score(tt_value.0 - self.config.profile.singular * depth as i32);
         self.stack[ply].skip = Some(moves[probe.mv as usize]);
         let v = self.pvs((depth - 1) / 2, ply, Score(s_beta.0 - 1), s_beta, false);
         self.stack[ply].skip = None;
@@ -139,12 +139,12 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
             None => self.order(moves, keys, node.ply, NO_MOVE),
         }
         let futile = est.pruning.is_some_and(|e| {
-            self.config.futility > 0
+            self.config.profile.futility > 0
                 && depth <= tune::FUTILITY_DEPTH
                 && !alpha.is_decisive()
                 && e + est.margin <= alpha.0
         });
-        let prune_after = if self.config.late_move_pruning
+        let prune_after = if self.config.profile.late_move_pruning
             && node.quiet()
             && depth <= tune::LMP_DEPTH
             && !alpha.is_decisive()
@@ -158,7 +158,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
         // late ones are reduced a ply more. Asked only where a move can be reduced: the hint
         // may cost an exchange evaluation.
         let tt_noisy = tt_move.is_some_and(|m| {
-            self.config.lmr
+            self.config.profile.lmr
                 && depth >= tune::LMR_MIN_DEPTH
                 && self.eval.move_hint(&self.pos, moves[m as usize]) > 0
         });
@@ -201,7 +201,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
                 continue;
             }
             // 3n. Exchange pruning: (fails its own kind's margin, fails even the larger one).
-            let (see_fails, see_fails_all) = if self.config.exchange_pruning
+            let (see_fails, see_fails_all) = if self.config.profile.exchange_pruning
                 && ply > 0
                 && searched > 0
                 && depth <= tune::SEE_DEPTH
@@ -214,7 +214,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
             let piece_move = self.piece_move(mv);
             self.pos.play(mv);
             let quiet = key < ORDER_KILLER;
-            let reducible = self.config.lmr
+            let reducible = self.config.profile.lmr
                 && quiet
                 && depth >= tune::LMR_MIN_DEPTH
                 && i >= tune::LMR_FIRST_MOVE;
@@ -223,7 +223,8 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
             // A move that gives check (a forcing reply) is neither pruned nor reduced, and
             // loses only by the larger exchange margin, or never where checks are spared.
             let checks = (reducible || prunable || see_fails) && self.eval.extend(&self.pos);
-            let see_fails_all = see_fails_all && !(checks && self.config.exchange_spares_checks);
+            let see_fails_all =
+                see_fails_all && !(checks && self.config.profile.exchange_spares_checks);
             if ((prunable || see_fails) && !checks) || see_fails_all {
                 self.pos.undo(mv);
                 self.horizon += 1;

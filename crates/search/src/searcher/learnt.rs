@@ -26,10 +26,17 @@ impl Learnt {
         let p = G::PIECE_MOVE_INDICES;
         Learnt {
             history: vec![0; 2 * G::MOVE_INDICES],
-            continuation: vec![0; if config.continuation { 2 * p * p } else { 0 }],
+            continuation: vec![
+                0;
+                if config.profile.continuation {
+                    2 * p * p
+                } else {
+                    0
+                }
+            ],
             correction: vec![
                 0;
-                if config.correction {
+                if config.profile.correction {
                     2 * tune::CORRECTION_SLOTS
                 } else {
                     0

@@ -17,7 +17,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
     pub(super) fn estimate(&mut self, node: &Node<G::Move>, probe: &Probe) -> Estimate {
         let ply = node.ply;
         let quiet_node = node.quiet();
-        let wants_eval = self.config.futility > 0 || self.config.null_move;
+        let wants_eval = self.config.profile.futility > 0 || self.config.profile.null_move;
         let slot = self.correction_slot();
         let raw = if ply > 0
             && !node.forcing
@@ -63,7 +63,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
             corrected,
             pruning,
             improving,
-            margin: self.config.futility * node.depth as i32,
+            margin: self.config.profile.futility * node.depth as i32,
         }
     }
 
@@ -74,11 +74,11 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
         // 3h. Reverse futility: so far above beta this close to the horizon that no quiet
         // reply is expected to bring it back; one ply's margin less when improving.
         let reverse_margin = if self.config.improving && est.improving {
-            est.margin - self.config.futility
+            est.margin - self.config.profile.futility
         } else {
             est.margin
         };
-        if let Some(e) = est.pruning.filter(|_| self.config.futility > 0) {
+        if let Some(e) = est.pruning.filter(|_| self.config.profile.futility > 0) {
             if depth <= tune::REVERSE_FUTILITY_DEPTH
                 && !beta.is_decisive()
                 && e - reverse_margin >= beta.0
@@ -88,7 +88,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
             }
         }
         // 3i. Null move: if passing still fails high at reduced depth, so will a real move.
-        if self.config.null_move
+        if self.config.profile.null_move
             && !node.pv_node
             && ply > 0
             && node.skip.is_none()
@@ -123,7 +123,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
         // evaluator names the tests, cheapest first. Not inside a test of the same node:
         // tests of tests would always end in a one-ply test whose cut depends on the horizon
         // however deep the search, so that no search without limits could ever finish.
-        if self.config.probcut > 0
+        if self.config.profile.probcut > 0
             && !node.pv_node
             && ply > 0
             && node.skip.is_none()
@@ -161,7 +161,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
             if test.depth >= depth {
                 break;
             }
-            let margin = i64::from(self.config.probcut) * i64::from(test.sigma) / 100;
+            let margin = i64::from(self.config.profile.probcut) * i64::from(test.sigma) / 100;
             // As wide as the values' range: no shallow value could clear it.
             let Ok(margin @ 0..Score::MAX_HEURISTIC) = i32::try_from(margin) else {
                 continue;

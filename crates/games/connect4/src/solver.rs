@@ -7,7 +7,7 @@
 //! draw, otherwise ±(22 − the number of stones the winner will have played), so a quicker win
 //! scores more and a later loss less badly.
 //!
-//! A solve can be given [`Limits`] (nodes, a deadline, a stop flag) and a progress callback:
+//! A solve can be given [`SolveBudget`] (nodes, a deadline, a stop flag) and a progress callback:
 //! [`Solver::solve_limited`] looks at the limits every [`CHECK_EVERY`] nodes and, when one is
 //! reached, unwinds without storing anything from the unfinished subtrees, so the table stays
 //! sound and the bounds proven so far come back in [`Stopped`].
@@ -236,7 +236,7 @@ pub const CHECK_EVERY: u64 = 1 << 16;
 const REPORT_EVERY: Duration = Duration::from_secs(2);
 
 /// What may end a solve before it has proven the score (every game's solver takes the same).
-pub use duel_core::SolveBudget as Limits;
+pub use duel_core::SolveBudget;
 
 /// Where a running solve stands, in Pons' scale from the side to move (signs only in a weak
 /// solve).
@@ -253,7 +253,7 @@ pub struct Progress {
     pub nodes: u64,
 }
 
-/// A solve ended by its [`Limits`] before it proved the score (bounds in Pons' scale).
+/// A solve ended by its [`SolveBudget`] before it proved the score (bounds in Pons' scale).
 pub use duel_core::SolverStopped as Stopped;
 
 /// How negamax counts its nodes: a bare counter for the table-free small searches, which never
@@ -289,7 +289,7 @@ struct Budget<'a, 'l> {
     check_at: u64,
     /// The count at which the node limit ends the solve (`u64::MAX`: none).
     last: u64,
-    limits: &'a Limits<'l>,
+    limits: &'a SolveBudget<'l>,
     progress: &'a mut dyn FnMut(&Progress),
     /// The probe running, for the reports of a long one.
     now: Progress,
@@ -298,7 +298,11 @@ struct Budget<'a, 'l> {
 }
 
 impl<'a, 'l> Budget<'a, 'l> {
-    fn new(nodes: u64, limits: &'a Limits<'l>, progress: &'a mut dyn FnMut(&Progress)) -> Self {
+    fn new(
+        nodes: u64,
+        limits: &'a SolveBudget<'l>,
+        progress: &'a mut dyn FnMut(&Progress),
+    ) -> Self {
         let last = limits.nodes.map_or(u64::MAX, |n| nodes.saturating_add(n));
         Budget {
             nodes,
@@ -584,7 +588,7 @@ impl Solver {
 
     /// [`Solver::solve`] on bare bitboards.
     pub fn solve_board(&mut self, board: &Board, weak: bool) -> i32 {
-        match self.solve_board_limited(board, weak, &Limits::default(), &mut |_| {}) {
+        match self.solve_board_limited(board, weak, &SolveBudget::default(), &mut |_| {}) {
             Ok(score) => score,
             Err(_) => unreachable!("a solve without limits runs to its end"),
         }
@@ -598,7 +602,7 @@ impl Solver {
         &mut self,
         pos: &Connect4,
         weak: bool,
-        limits: &Limits<'_>,
+        limits: &SolveBudget<'_>,
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<i32, Stopped> {
         self.solve_board_limited(pos.board(), weak, limits, progress)
@@ -609,7 +613,7 @@ impl Solver {
         &mut self,
         board: &Board,
         weak: bool,
-        limits: &Limits<'_>,
+        limits: &SolveBudget<'_>,
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<i32, Stopped> {
         let mut budget = Budget::new(self.nodes, limits, progress);

@@ -252,7 +252,7 @@ fn reset_clears_nodes_and_keeps_results() {
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use duel_connect4::solver::{Limits, Progress, Stopped, CHECK_EVERY};
+use duel_connect4::solver::{Progress, SolveBudget, Stopped, CHECK_EVERY};
 
 /// A node limit stops a solve with sound bounds, the table stays sound for the next solve, and
 /// the same limit stops at the same place every time.
@@ -268,9 +268,9 @@ fn node_limit_stops_with_sound_bounds_and_a_sound_table() {
     let mut kept = Solver::with_table_bits(20);
     let mut last = None;
     for limit in [1, 100, 5_000, full / 4, full / 2] {
-        let limits = Limits {
+        let limits = SolveBudget {
             nodes: Some(limit),
-            ..Limits::default()
+            ..SolveBudget::default()
         };
         let run = || {
             Solver::with_table_bits(20)
@@ -304,13 +304,13 @@ fn node_limit_stops_with_sound_bounds_and_a_sound_table() {
 fn stop_flag_and_deadline_stop_at_the_first_look() {
     let case = &load("Test_L1_R2")[0];
     let flag = AtomicBool::new(true);
-    let by_flag = Limits {
+    let by_flag = SolveBudget {
         stop: Some(&flag),
-        ..Limits::default()
+        ..SolveBudget::default()
     };
-    let by_clock = Limits {
+    let by_clock = SolveBudget {
         deadline: Some(Instant::now()),
-        ..Limits::default()
+        ..SolveBudget::default()
     };
     for limits in [by_flag, by_clock] {
         let mut solver = Solver::with_table_bits(16);
@@ -334,7 +334,7 @@ fn unlimited_solve_is_unchanged_and_reports_each_probe() {
         let want = reference.solve(&case.pos, false);
         assert_eq!(want, case.score);
         let mut reports: Vec<Progress> = Vec::new();
-        let got = solver.solve_limited(&case.pos, false, &Limits::default(), &mut |p| {
+        let got = solver.solve_limited(&case.pos, false, &SolveBudget::default(), &mut |p| {
             reports.push(*p)
         });
         assert_eq!(got, Ok(want), "'{}'", case.moves);

@@ -1,4 +1,4 @@
-//! What a solve may spend and what it shows while it runs: the [`Limits`] looked at every
+//! What a solve may spend and what it shows while it runs: the [`SolveBudget`] looked at every
 //! [`CHECK_EVERY`] nodes, the [`Progress`] reported by stage, window and every few seconds,
 //! and the bounds the exact pass has proven, which a stopped solve returns.
 
@@ -14,7 +14,7 @@ pub const CHECK_EVERY: u64 = 1 << 16;
 const REPORT_EVERY: Duration = Duration::from_secs(2);
 
 /// What may end a solve before it has proven the score (every game's solver takes the same).
-pub use duel_core::SolveBudget as Limits;
+pub use duel_core::SolveBudget;
 
 /// The stages of [`Solver::solve`], in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,14 +49,14 @@ pub struct Progress {
     pub nodes: u64,
 }
 
-/// A solve ended by its [`Limits`] before it proved the score (bounds in discs, proven by the exact pass).
+/// A solve ended by its [`SolveBudget`] before it proved the score (bounds in discs, proven by the exact pass).
 pub use duel_core::SolverStopped as Stopped;
 
 /// One solve's limits, its progress callback and the state its reports show.
 pub(super) struct Budget<'a, 'l> {
     /// The node count at which to look at the limits next (0 once stopped).
     pub(super) check_at: u64,
-    pub(super) limits: &'a Limits<'l>,
+    pub(super) limits: &'a SolveBudget<'l>,
     progress: &'a mut dyn FnMut(&Progress),
     /// What a report shows.
     pub(super) now: Progress,
@@ -64,7 +64,7 @@ pub(super) struct Budget<'a, 'l> {
 }
 
 impl<'a, 'l> Budget<'a, 'l> {
-    pub(super) fn new(limits: &'a Limits<'l>, progress: &'a mut dyn FnMut(&Progress)) -> Self {
+    pub(super) fn new(limits: &'a SolveBudget<'l>, progress: &'a mut dyn FnMut(&Progress)) -> Self {
         Budget {
             check_at: limits.nodes.map_or(CHECK_EVERY, |n| n.min(CHECK_EVERY)),
             limits,

@@ -33,7 +33,7 @@
 //! the others. Every thread's values are exact facts, so the result is the one-thread value;
 //! only the best move among equals and the node count may differ from run to run.
 //!
-//! [`Solver::solve_limited`] takes [`Limits`] (nodes, a deadline, a stop flag) and a progress
+//! [`Solver::solve_limited`] takes [`SolveBudget`] (nodes, a deadline, a stop flag) and a progress
 //! callback: the limits are looked at every [`CHECK_EVERY`] nodes, and a stop unwinds through
 //! ordinary returns, storing nothing from the unfinished subtrees.
 //!
@@ -56,7 +56,7 @@ use std::sync::Arc;
 
 use duel_core::Game;
 
-pub use budget::{Limits, Progress, Stage, Stopped, CHECK_EVERY};
+pub use budget::{Progress, SolveBudget, Stage, Stopped, CHECK_EVERY};
 pub use ordering::RoughEstimate;
 pub use table::DEFAULT_TT_BITS;
 pub use tune::{

@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use super::budget::{Budget, Limits, Progress};
+use super::budget::{Budget, Progress, SolveBudget};
 use super::ordering::Candidate;
 use super::tune::{EXACT, PARALLEL_MIN_EMPTIES};
 use super::Solver;
@@ -73,7 +73,7 @@ impl<E: Estimate> Solver<E> {
             }
         };
         let mut helpers = std::mem::take(&mut self.helpers);
-        let helper_limits = Limits {
+        let helper_limits = SolveBudget {
             stop: Some(&halt),
             deadline: b.limits.deadline,
             nodes: None,

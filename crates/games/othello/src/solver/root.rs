@@ -3,7 +3,7 @@
 
 use duel_core::solve::SolveGoal;
 
-use super::budget::{Budget, Limits, Progress, Stage, Stopped};
+use super::budget::{Budget, Progress, SolveBudget, Stage, Stopped};
 use super::ordering::{Candidate, PROBE_INF};
 use super::tune::{
     EXACT, GUESS_MIN_EMPTIES, PROBCUT_ID_MIN_EMPTIES, SELECTIVE_MIN_EMPTIES, SELECTIVE_WIDTH,
@@ -22,7 +22,7 @@ impl<E: Estimate> Solver<E> {
     /// orders the moves; the exact search then starts with a window around the guess and
     /// widens it until the value falls inside.
     pub fn solve(&mut self, pos: &Othello) -> Solution {
-        match self.solve_limited(pos, &Limits::default(), &mut |_| {}) {
+        match self.solve_limited(pos, &SolveBudget::default(), &mut |_| {}) {
             Ok(s) => s,
             Err(_) => unreachable!("a solve without limits runs to its end"),
         }
@@ -32,11 +32,11 @@ impl<E: Estimate> Solver<E> {
     /// window, and every two seconds or so of a long one. Stopped by a limit (looked at every
     /// [`CHECK_EVERY`](super::CHECK_EVERY) nodes), it returns the bounds the exact pass had proven; the table keeps
     /// only what finished subtrees proved, so the solver stays usable. This is how a protocol
-    /// loop interrupts a solve: `Limits { stop: Some(&flag), ..Limits::default() }`.
+    /// loop interrupts a solve: `SolveBudget { stop: Some(&flag), ..SolveBudget::default() }`.
     pub fn solve_limited(
         &mut self,
         pos: &Othello,
-        limits: &Limits<'_>,
+        limits: &SolveBudget<'_>,
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<Solution, Stopped> {
         self.solve_goal(pos, SolveGoal::Exact, limits, progress)
@@ -51,7 +51,7 @@ impl<E: Estimate> Solver<E> {
         &mut self,
         pos: &Othello,
         goal: SolveGoal,
-        limits: &Limits<'_>,
+        limits: &SolveBudget<'_>,
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<Solution, Stopped> {
         self.nodes = 0;
@@ -199,7 +199,7 @@ impl<E: Estimate> Solver<E> {
     /// move is exact only when the score is inside the window.
     pub fn solve_window(&mut self, pos: &Othello, alpha: i32, beta: i32) -> Solution {
         self.stopped = false;
-        let limits = Limits::default();
+        let limits = SolveBudget::default();
         let mut quiet = |_: &Progress| {};
         let mut budget = Budget::new(&limits, &mut quiet);
         self.window(pos, alpha, beta, &mut budget)

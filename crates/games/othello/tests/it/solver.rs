@@ -192,7 +192,7 @@ fn pluggable_estimate_gives_the_same_scores() {
 /// its table kept, still finds the exact score.
 #[test]
 fn node_limit_stops_every_stage_with_sound_bounds() {
-    use duel_othello::solver::{Limits, Stage};
+    use duel_othello::solver::{SolveBudget, Stage};
 
     let case = &crate::common::ffo("ffo-1-39.txt", 27, 27)[0];
     let mut fresh = Solver::new(18);
@@ -202,9 +202,9 @@ fn node_limit_stops_every_stage_with_sound_bounds() {
     let mut stages = Vec::new();
     for tenth in 1..10 {
         let limit = full.nodes * tenth / 10;
-        let limits = Limits {
+        let limits = SolveBudget {
             nodes: Some(limit),
-            ..Limits::default()
+            ..SolveBudget::default()
         };
         let run = || {
             let mut stage = None;
@@ -243,13 +243,13 @@ fn node_limit_stops_every_stage_with_sound_bounds() {
 fn stop_flag_stops_at_once() {
     use std::sync::atomic::AtomicBool;
 
-    use duel_othello::solver::{Limits, CHECK_EVERY};
+    use duel_othello::solver::{SolveBudget, CHECK_EVERY};
 
     let case = &crate::common::ffo("ffo-1-39.txt", 27, 27)[0];
     let flag = AtomicBool::new(true);
-    let limits = Limits {
+    let limits = SolveBudget {
         stop: Some(&flag),
-        ..Limits::default()
+        ..SolveBudget::default()
     };
     let mut solver = Solver::new(16);
     let stopped = solver
@@ -263,13 +263,15 @@ fn stop_flag_stops_at_once() {
 /// stage's reports narrow bounds that hold the score.
 #[test]
 fn unlimited_solve_is_unchanged_and_reports_each_window() {
-    use duel_othello::solver::{Limits, Progress, Stage};
+    use duel_othello::solver::{Progress, SolveBudget, Stage};
 
     for case in crate::common::ffo("ffo-1-39.txt", 20, 29) {
         let want = Solver::new(18).solve(&case.pos);
         let mut reports: Vec<Progress> = Vec::new();
         let got = Solver::new(18)
-            .solve_limited(&case.pos, &Limits::default(), &mut |p| reports.push(*p))
+            .solve_limited(&case.pos, &SolveBudget::default(), &mut |p| {
+                reports.push(*p)
+            })
             .unwrap();
         assert_eq!(got, want, "FFO #{}", case.id);
         let exact: Vec<&Progress> = reports
@@ -366,7 +368,7 @@ fn two_threads_agree_with_one_and_stop() {
     use std::sync::atomic::{AtomicBool, Ordering};
 
     use duel_core::solve::SolveGoal;
-    use duel_othello::solver::Limits;
+    use duel_othello::solver::SolveBudget;
 
     let mut one = Solver::new(18);
     let mut two = Solver::new(18);
@@ -382,7 +384,7 @@ fn two_threads_agree_with_one_and_stop() {
             .solve_goal(
                 &case.pos,
                 SolveGoal::Outcome,
-                &Limits::default(),
+                &SolveBudget::default(),
                 &mut |_| {},
             )
             .unwrap();
@@ -391,9 +393,9 @@ fn two_threads_agree_with_one_and_stop() {
     // FFO #45 (24 empties) runs for seconds: stopped from another thread while both search.
     let ffo45 = &crate::common::ffo("ffo-40-59.txt", 45, 45)[0];
     let flag = AtomicBool::new(false);
-    let limits = Limits {
+    let limits = SolveBudget {
         stop: Some(&flag),
-        ..Limits::default()
+        ..SolveBudget::default()
     };
     two.clear();
     let stopped = std::thread::scope(|s| {
@@ -408,9 +410,9 @@ fn two_threads_agree_with_one_and_stop() {
     assert_eq!(two.solve(&case.pos).score, case.score);
     let limited = |solver: &mut Solver| {
         solver.clear();
-        let l = Limits {
+        let l = SolveBudget {
             nodes: Some(1 << 40),
-            ..Limits::default()
+            ..SolveBudget::default()
         };
         solver.solve_limited(&case.pos, &l, &mut |_| {}).unwrap()
     };

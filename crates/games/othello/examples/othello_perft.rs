@@ -2,7 +2,7 @@
 //! counter, printing leaves, time and leaves per second for each depth.
 //!
 //! ```text
-//! cargo run --release -p duel-othello --example perft -- 11 [POSITION]
+//! cargo run --release -p duel-othello --example othello_perft -- 11 [POSITION]
 //! ```
 //!
 //! Counts follow `data/othello/perft.txt`: a pass takes a ply and a finished game counts 1 as

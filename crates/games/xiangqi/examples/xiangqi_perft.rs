@@ -1,4 +1,4 @@
-//! Times perft on the bare rules: `cargo run --release -p duel-xiangqi --example perft -- 5 [FEN]`.
+//! Times perft on the bare rules: `cargo run --release -p duel-xiangqi --example xiangqi_perft -- 5 [FEN]`.
 
 use std::time::Instant;
 

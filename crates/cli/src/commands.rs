@@ -601,8 +601,8 @@ fn footer(rows: &[CompareRow], out: &mut dyn Write) -> Result<()> {
         writeln!(
             out,
             "pvs, pvs-no-tt, mtdf: the engine search (iterative deepening, all iterations \
-             counted) with same-depth TT cut-offs only, no quiescence, no exact hook, every \
-             legal move."
+             counted) with same-depth TT cut-offs only, no quiescence, no extensions, no \
+             exact hook, every legal move."
         )?;
     }
     Ok(())

@@ -103,7 +103,8 @@ pub enum Algorithm {
     /// Search under a node budget (the reference `node_budget`); not exact.
     NodeBudget,
     /// The engine's principal variation search, made to equal minimax at the same depth
-    /// (same-depth TT cut-offs only, no quiescence, no exact hook, no candidate-move pruning).
+    /// (same-depth TT cut-offs only, no quiescence, no extensions, no exact hook, no
+    /// candidate-move pruning).
     Pvs,
     /// The same as [`Algorithm::Pvs`] without a transposition table.
     PvsNoTt,

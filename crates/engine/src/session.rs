@@ -261,6 +261,7 @@ impl<G: GameInfo, E: Evaluator<G>> GameSession<G, E> {
             quiescence: false,
             exact_hook: false,
             candidates: false,
+            extensions: false,
             ..SearchConfig::default()
         };
         match algorithm {

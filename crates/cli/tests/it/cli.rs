@@ -342,6 +342,39 @@ fn compare_tictactoe_depth_two_is_the_textbook_example() {
     assert_eq!(minimax.split_whitespace().nth(3), Some("82"), "{minimax}");
 }
 
+/// The cases issue 70 found `compare` reporting as its own bug (the engine rows extended
+/// checks where Minimax stops): chess from the start at depth 5, xiangqi in check at depth 1,
+/// chess's material evaluator after a long game at depth 2. Every exact row now agrees, and
+/// the command succeeds.
+#[test]
+fn compare_agrees_in_chess_and_xiangqi_with_checks() {
+    let long = "b2b4 b7b6 f2f3 e7e6 e2e3 e8e7 b1a3 c8b7 f1b5 a7a5 f3f4 e7f6 d2d4 d8e7 b5e2 d7d6 \
+                b4b5 f6f5 c1d2 b7e4 d1b1 e4c6 e2h5 e6e5 b5c6 f5f6 g2g3 h7h6 b1d1 e5d4 d1c1 b8a6";
+    for (args, value) in [
+        (&["chess", "--depth", "5"][..], "+59"),
+        (
+            &[
+                "xiangqi", "--depth", "1", "--moves", "c0e2", "--eval", "strong",
+            ],
+            "+330",
+        ),
+        (
+            &[
+                "chess", "--depth", "2", "--eval", "material", "--moves", long,
+            ],
+            "+130",
+        ),
+    ] {
+        let mut argv = vec!["compare"];
+        argv.extend_from_slice(args);
+        let out = duel(&argv).success();
+        assert!(
+            out.contains(&format!("All 8 exact algorithms agree: value {value}")),
+            "{args:?}: {out}"
+        );
+    }
+}
+
 #[test]
 fn compare_connect4_exact_algorithms_agree() {
     let out = duel(&[

@@ -76,6 +76,10 @@ pub struct SearchConfig {
     /// end of the game with no limit), as the texts' fixed-depth search does; only sensible
     /// with a depth limit the game can afford, or a game short enough to search to its end.
     pub iterative: bool,
+    /// Search a forcing position a ply deeper (the evaluator's `Evaluator::extend`: chess
+    /// and xiangqi in check, Gomoku against a five), within twice the iteration's depth. Off,
+    /// every line stops at the depth asked, as the texts' fixed-depth search does.
+    pub extensions: bool,
     /// Prune and reduce more where the side to move's static value has fallen since its last
     /// move (two plies up), less where it has risen: a position getting better for the side
     /// to move is more likely to fail high, one getting worse more likely to fail low. Acts
@@ -102,6 +106,7 @@ impl Default for SearchConfig {
             iterative: true,
             multipv: 1,
             improving: false,
+            extensions: true,
             profile: SearchProfile::NONE,
         }
     }

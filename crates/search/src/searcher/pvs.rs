@@ -184,7 +184,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
         // 3e. A forcing position (a check) is searched a ply deeper, within twice the
         // iteration's depth so that long forcing sequences cannot run away.
         node.forcing = ply > 0 && self.eval.extend(&self.pos);
-        if node.forcing && (ply as u32) < 2 * self.root_depth {
+        if node.forcing && self.config.extensions && (ply as u32) < 2 * self.root_depth {
             node.depth += 1;
         }
         if node.depth == 0 {

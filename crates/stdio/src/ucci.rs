@@ -126,7 +126,7 @@ fn write(said: Said) -> Vec<String> {
     let replies = match said {
         Said::Reply(reply) => replies(reply),
         Said::Table(found) => vec![pophash(found)],
-        Said::NothingToStop => vec![Reply::NoBestMove],
+        Said::NothingToStop | Said::NoPosition => vec![Reply::NoBestMove],
         Said::Bye => vec![Reply::Bye],
     };
     replies.iter().map(Reply::to_string).collect()

@@ -34,6 +34,8 @@ fn read(line: &str) -> Result<Request, ReadError> {
 fn write(said: Said) -> Vec<String> {
     match said {
         Said::Reply(reply) => vec![reply.to_string()],
+        // The UCI specification's null move, which GUIs read as no move.
+        Said::NoPosition => vec!["bestmove 0000".to_string()],
         Said::Table(_) | Said::NothingToStop | Said::Bye => Vec::new(),
     }
 }

@@ -119,6 +119,31 @@ fn malformed_lines_get_a_status_and_the_engine_goes_on() {
     );
 }
 
+/// After a refused `set game` or `move`, the game held is not the GUI's: `go`, `hint` and
+/// `analyze` search nothing and say why, until a game is accepted (issue 70: every loop
+/// answered for the position before).
+#[test]
+fn nothing_is_searched_after_a_refused_game_or_move() {
+    let input = format!(
+        "nboard 2\nset depth 2\nset game {START_GGF}\nmove a1\ngo\nhint 1\n\
+         set game (;GM[Othello]BO[8 garbage];)\ngo\nset game {START_GGF}\ngo\nping 1\n"
+    );
+    let (lines, ok) = session(&input);
+    assert!(ok);
+    let held: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.contains("no position to search"))
+        .collect();
+    assert_eq!(held.len(), 3, "{lines:?}");
+    assert!(held[0].contains("go") && held[0].contains("move refused"));
+    assert!(held[2].contains("set game refused"), "{held:?}");
+    // Only the game accepted at last is answered, with a move legal in it.
+    let moves: Vec<&String> = lines.iter().filter(|l| l.starts_with("=== ")).collect();
+    assert_eq!(moves.len(), 1, "{lines:?}");
+    assert!(!lines.iter().any(|l| l.starts_with("search ")), "{lines:?}");
+    assert!(is_legal(&start_position(), &moves[0][4..6]), "{moves:?}");
+}
+
 /// A random game played until the side to move has to pass; returns it cut right after the
 /// pass, so the GUI's last move is `PA`.
 fn game_ending_in_a_pass() -> (Othello, Vec<Move>) {

@@ -196,3 +196,26 @@ fn xiangqi_is_the_default_game_in_iccs_coordinates() {
     assert!(got[0].contains("position refused"), "{got:?}");
     assert!(e.close());
 }
+
+/// After `banmoves` and a refused `position`, `go` answers `nobestmove`: issue 70 found the
+/// banned move played for the position before the refused one.
+#[test]
+fn go_after_a_refused_position_answers_nobestmove() {
+    let mut e = Engine::start(&["ucci"]);
+    e.send("ucci");
+    e.within(PATIENCE, "ucciok", |l| l == "ucciok");
+    e.send("position startpos moves h2e2");
+    e.send("banmoves h9g7");
+    e.send("position startpos moves h2e2 h9h9");
+    e.within(AT_ONCE, "refusal", |l| l.starts_with("info message"));
+    e.send("go depth 2");
+    let got = e.within(PATIENCE, "nobestmove", |l| {
+        l.starts_with("nobestmove") || l.starts_with("bestmove")
+    });
+    assert_eq!(got.last().unwrap(), "nobestmove", "{got:?}");
+    e.send("position startpos moves h2e2");
+    e.send("go depth 2");
+    let lines = e.within(PATIENCE, "bestmove", |l| l.starts_with("bestmove"));
+    assert!(!best(&lines).is_empty());
+    assert!(e.close());
+}

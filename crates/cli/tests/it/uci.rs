@@ -690,7 +690,8 @@ fn malformed_input_is_reported_and_the_engine_stays_usable() {
     }
     e.send_bytes(b"go \xff\xfe depth\n");
     e.ready();
-    // The refused positions left the last good one in place.
+    // The refused positions left the last good one in the session, but the GUI meant
+    // another: `go` answers the null move, with the reason, and searches nothing.
     e.send("d");
     let lines = e.until(|l| l.starts_with("Fen: "));
     assert_eq!(
@@ -698,8 +699,36 @@ fn malformed_input_is_reported_and_the_engine_stays_usable() {
         "Fen: rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 1"
     );
     let lines = e.search("go depth 3");
+    assert_eq!(lines.last().unwrap(), "bestmove 0000", "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.contains("no position to search")),
+        "{lines:?}"
+    );
+    // An accepted position ends that.
+    e.send("position startpos moves d2d4");
+    let lines = e.search("go depth 3");
     let (mv, _) = bestmove(lines.last().unwrap());
     assert_legal_line(&position("", &["d2d4"]), &[&mv]);
+    assert!(e.close());
+}
+
+/// A refused `position` is never answered with a move for the position before it: issue 70
+/// found `position ... b` (Black to move in a FEN whose side is malformed) answered with a
+/// White move.
+#[test]
+fn go_after_a_refused_position_plays_no_move() {
+    let mut e = Engine::uci();
+    e.send("position startpos moves e2e4");
+    e.send("position fen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR x KQkq - 0 1");
+    let lines = e.search("go depth 2");
+    assert_eq!(lines.last().unwrap(), "bestmove 0000", "{lines:?}");
+    e.send("position startpos moves e2e4 e7e9");
+    let lines = e.search("go movetime 50");
+    assert_eq!(lines.last().unwrap(), "bestmove 0000", "{lines:?}");
+    e.send("position startpos moves e2e4");
+    let lines = e.search("go depth 2");
+    let (mv, _) = bestmove(lines.last().unwrap());
+    assert_legal_line(&position("", &["e2e4"]), &[&mv]);
     assert!(e.close());
 }
 

@@ -51,6 +51,9 @@ pub(crate) enum Said {
     Table(Option<TableProbe>),
     /// A `stop` came with nothing to stop.
     NothingToStop,
+    /// `go` has no position to search: the last `position` was refused. The protocol's null
+    /// answer, never a move for a position the GUI did not send.
+    NoPosition,
     /// The loop ends, at `quit`.
     Bye,
 }

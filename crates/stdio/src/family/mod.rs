@@ -93,6 +93,9 @@ struct Loop {
     running: Option<Running>,
     /// A `position` received while a search ran, applied once the session is back.
     pending: Option<Position>,
+    /// Why the last `position` was refused, until one is accepted: `go` then answers the
+    /// protocol's null move rather than search the position before it.
+    refused: Option<String>,
     overhead: Duration,
     debug: bool,
     searches: Arc<AtomicU64>,
@@ -117,6 +120,7 @@ impl Loop {
             session: Some(session),
             running: None,
             pending: None,
+            refused: None,
             overhead: Duration::from_millis(options::OVERHEAD_DEFAULT as u64),
             debug: false,
             searches: Arc::new(AtomicU64::new(0)),
@@ -207,11 +211,17 @@ impl Loop {
         let by = -rank_offset(self.dialect, session.as_ref());
         let shifted: Vec<String> = p.moves.iter().map(|m| shift_ranks(m, by)).collect();
         let moves: Vec<&str> = shifted.iter().map(String::as_str).collect();
-        if let Err(e) = session.set_position(text, &moves) {
-            // The position stays as it was: searching one the GUI did not mean is worse.
-            self.error(format!(
-                "position refused ({e}); the previous position is kept"
-            ));
+        match session.set_position(text, &moves) {
+            Ok(()) => self.refused = None,
+            Err(e) => {
+                // The GUI meant another position than the session holds: until it sends one
+                // that is accepted, nothing is searched (a move for the old position would be
+                // played in the new one, or be illegal there).
+                self.error(format!(
+                    "position refused ({e}); go answers no move until a position is accepted"
+                ));
+                self.refused = Some(e.to_string());
+            }
         }
     }
 
@@ -356,7 +366,15 @@ pub(crate) fn run(
                 }
             }
             Err(ReadError::Parse(ParseError::Empty)) => {}
-            Err(e) => state.error(e),
+            Err(e) => {
+                state.error(&e);
+                // A `position` that cannot be read still says the GUI has moved on from the
+                // position the session holds.
+                if line.split_whitespace().next() == Some("position") {
+                    state.refused = Some(e.to_string());
+                    state.pending = None;
+                }
+            }
         }
     }
     // End of input: a search that ends by itself finishes its answer; one that only `stop`

@@ -12,7 +12,7 @@ use duel_engine::timeman::{budget, Budget, Clock, Trend};
 use duel_engine::{EngineError, Limits, Score, SearchReport, Session};
 use duel_protocol::uci::shift_ranks;
 
-use super::{rank_offset, say, Dialect, Go, Info, Loop, Reply, Score as UciScore};
+use super::{rank_offset, say, Dialect, Go, Info, Loop, Reply, Said, Score as UciScore};
 use crate::io::{send, Out};
 
 /// The score as UCI writes it: centipawns, or mate in moves (negative when mated).
@@ -299,6 +299,19 @@ impl Loop {
 
     pub(super) fn go(&mut self, go: Go) {
         let mut go = self.in_milliseconds(go);
+        // A `position` sent during the last search is applied now, and may be refused.
+        self.reclaim();
+        if self.running.is_none() {
+            if let Some(why) = &self.refused {
+                self.error(format!(
+                    "go: no position to search (the last was refused: {why})"
+                ));
+                if go.perft.is_none() {
+                    self.say(Said::NoPosition);
+                }
+                return;
+            }
+        }
         if let Some(depth) = go.perft {
             self.perft(depth);
             return;

@@ -131,6 +131,10 @@ impl Nboard {
     /// each searched to the depth `set depth` gave; a book file is written. `learned` is the
     /// answer whatever happens (the GUI waits for it), after a status line saying what did.
     pub(super) fn learn(&mut self) {
+        if self.no_game("learn") {
+            send(&self.out, Reply::Learned);
+            return;
+        }
         let Some(book) = self.book.clone() else {
             send(
                 &self.out,

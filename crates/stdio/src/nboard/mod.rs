@@ -220,6 +220,9 @@ struct Nboard {
     book: Option<Arc<Mutex<Book>>>,
     /// What to tell the GUI about the book once it has said hello.
     book_status: Option<String>,
+    /// Why the last `set game` or `move` was refused, until a game is accepted: the game
+    /// held is then not the GUI's, and nothing is searched in it.
+    refused: Option<String>,
 }
 
 impl Nboard {
@@ -237,6 +240,7 @@ impl Nboard {
             out,
             game: GgfGame::new(Othello::start(), Vec::new()),
             pos: Othello::start(),
+            refused: None,
             own: Arc::default(),
             stop: session.stop_flag(),
             session: Some(session),
@@ -333,6 +337,7 @@ impl Nboard {
         self.own_times().retain(|&ply, _| ply <= shared);
         self.game = game;
         self.pos = pos;
+        self.refused = None;
         Ok(())
     }
 
@@ -397,10 +402,10 @@ impl Nboard {
                         self.error(format!("set game: {what}"));
                     }
                     if let Err(e) = self.set_position(game) {
-                        self.error(format!("set game refused: {e}"));
+                        self.refuse(format!("set game refused: {e}"));
                     }
                 }
-                Err(e) => self.error(format!("set game refused: {e}")),
+                Err(e) => self.refuse(format!("set game refused: {e}")),
             },
             Command::Move { mv, time } => match self.pos.parse_move(&mv) {
                 Ok(mv) => {
@@ -413,7 +418,7 @@ impl Nboard {
                     self.game.moves.push(mv);
                     self.game.times.push(time);
                 }
-                Err(e) => self.error(format!("move refused: {e}")),
+                Err(e) => self.refuse(format!("move refused: {e}")),
             },
             Command::Go => self.go(),
             Command::Hint(n) => self.hint(n as usize),
@@ -423,7 +428,26 @@ impl Nboard {
         true
     }
 
+    /// Says why a game or move was refused, and holds every search until a game is accepted.
+    fn refuse(&mut self, why: String) {
+        self.error(format!(
+            "{why}; nothing is searched until a game is accepted"
+        ));
+        self.refused = Some(why);
+    }
+
+    /// Whether `command` must wait for a game: said as an error if so.
+    fn no_game(&self, command: &str) -> bool {
+        if let Some(why) = &self.refused {
+            self.error(format!("{command}: no position to search (last: {why})"));
+        }
+        self.refused.is_some()
+    }
+
     fn go(&mut self) {
+        if self.no_game("go") {
+            return;
+        }
         if self.pos.outcome().is_some() {
             self.error("go: the game is over");
             return;
@@ -460,6 +484,9 @@ impl Nboard {
     }
 
     fn hint(&mut self, n: usize) {
+        if self.no_game("hint") {
+            return;
+        }
         if self.pos.outcome().is_some() {
             self.error("hint: the game is over");
             return;
@@ -525,6 +552,9 @@ impl Nboard {
     }
 
     fn analyze(&mut self) {
+        if self.no_game("analyze") {
+            return;
+        }
         let moves = self.game.moves.clone();
         self.spawn(
             "analysing",

@@ -105,7 +105,7 @@ pub enum Command {
 pub enum Start {
     /// `startpos`: the game's initial position.
     StartPos,
-    /// `fen FEN`: the FEN as text, its 4 to 6 fields joined by single spaces.
+    /// `fen FEN`: the FEN as text, its 2 to 6 fields joined by single spaces.
     Fen(String),
 }
 
@@ -260,9 +260,10 @@ fn parse_setoption<'a>(mut tokens: impl Iterator<Item = &'a str>) -> Result<Comm
 }
 
 fn parse_position<'a>(tokens: impl Iterator<Item = &'a str>) -> Result<Position, ParseError> {
-    // Stockfish reads the clocks only if present: 4 fields (no clocks) are common in test
-    // suites (EPD) and 5 leave the move number at its default.
-    position_after("position", 4..=6, tokens)
+    // Stockfish reads every field after the side to move only if present: 4 fields (no
+    // clocks) are common in test suites (EPD), and GUIs and Fairy-Stockfish write the board
+    // and side alone; the game judges what the fields say.
+    position_after("position", 2..=6, tokens)
 }
 
 /// `startpos|fen FEN [moves M...]` after `command`, the FEN in `fields` fields: UCI's
@@ -294,9 +295,10 @@ pub(crate) fn position_after<'a>(
                 return Err(bad(
                     command,
                     format!(
-                        "the FEN '{}' has {} fields, expected {} to {}",
+                        "the FEN '{}' has {} field{}, expected {} to {}",
                         found.join(" "),
                         found.len(),
+                        if found.len() == 1 { "" } else { "s" },
                         fields.start(),
                         fields.end()
                     ),

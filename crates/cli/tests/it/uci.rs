@@ -712,6 +712,27 @@ fn malformed_input_is_reported_and_the_engine_stays_usable() {
     assert!(e.close());
 }
 
+/// The short FEN Fairy-Stockfish and `duel ucci` accept, the board and the side to move
+/// alone, is read with no castling rights and no en passant square (issue 70).
+#[test]
+fn a_short_fen_is_accepted() {
+    let mut e = Engine::uci();
+    e.send("position fen r3k3/8/8/8/8/8/8/4K2R b");
+    let lines = e.search("go depth 3");
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    let (mv, _) = bestmove(lines.last().unwrap());
+    // No castling rights: Black's king may not castle long even with its rook at a8.
+    assert_ne!(mv, "e8c8");
+    assert_legal_line(&position("r3k3/8/8/8/8/8/8/4K2R b - - 0 1", &[]), &[&mv]);
+    e.send("d");
+    let lines = e.until(|l| l.starts_with("Fen: "));
+    assert_eq!(
+        lines.last().unwrap(),
+        "Fen: r3k3/8/8/8/8/8/8/4K2R b - - 0 1"
+    );
+    assert!(e.close());
+}
+
 /// A refused `position` is never answered with a move for the position before it: issue 70
 /// found `position ... b` (Black to move in a FEN whose side is malformed) answered with a
 /// White move.

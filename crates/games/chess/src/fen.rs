@@ -14,7 +14,7 @@ use cozy_chess::{
 #[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum FenError {
-    /// Fewer than four fields or more than six (counted between runs of whitespace).
+    /// Fewer than two fields or more than six (counted between runs of whitespace).
     #[error("{}", field_count(*.found))]
     FieldCount {
         /// The number of fields found.
@@ -293,10 +293,10 @@ fn castling_no_rook(right: char, king: Square) -> String {
 
 /// "1 field: a FEN needs ..." or "7 fields: a FEN has at most six ...".
 fn field_count(found: usize) -> String {
-    if found < 4 {
+    if found < 2 {
         format!(
-            "{} field{}: a FEN needs the board, side to move, castling rights and en passant \
-             square, optionally followed by the halfmove clock and fullmove number",
+            "{} field{}: a FEN needs the board and the side to move, optionally followed by \
+             the castling rights, en passant square, halfmove clock and fullmove number",
             found,
             plural(found)
         )
@@ -431,7 +431,7 @@ fn pieces(color: Color, on: &[(Piece, Square)]) -> String {
 /// given, the counters already supplied if they were left out).
 pub(crate) fn diagnose(fen: &str, cause: FenParseError) -> FenError {
     let found = fen.split_whitespace().count();
-    if !(4..=6).contains(&found) {
+    if !(2..=6).contains(&found) {
         return FenError::FieldCount { found };
     }
     // `cozy-chess` splits at single spaces, so irregular spacing shifts every later field.

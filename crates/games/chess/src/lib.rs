@@ -270,21 +270,21 @@ impl Chess {
 /// A board from a FEN whose castling field may take any of the three forms GUIs write:
 /// standard (`KQkq`: the rooks on the a- and h-files), Shredder-FEN (each castling rook's
 /// file, `HAha`) and X-FEN (`KQkq` for the outermost rook on a side, the file only for an
-/// inner one), the last two for Chess960 positions. The two move counters may be left out,
-/// as in EPD and in the FENs some tools write: then 0 and 1, as Stockfish reads them.
+/// inner one), the last two for Chess960 positions. Every field after the side to move may be
+/// left out, from the end, as in EPD and in the short FENs GUIs and Fairy-Stockfish write:
+/// then no castling rights, no en passant square and the counters 0 and 1, as Stockfish
+/// reads them.
 ///
 /// `cozy-chess` decides what is accepted; a refusal is explained as a [`FenError`] that names
 /// the rule broken (`two white kings (e1, e4)`), or is `cozy-chess`'s own when no rule is seen.
 pub fn parse_fen(fen: &str) -> Result<Board, FenError> {
+    // The fields after the side to move, as Stockfish reads them when they are left out.
+    const DEFAULTS: [&str; 4] = ["-", "-", "0", "1"];
     let fields = fen.split_whitespace().count();
     let padded;
     let fen = match fields {
-        4 => {
-            padded = format!("{} 0 1", fen.trim_end());
-            &padded
-        }
-        5 => {
-            padded = format!("{} 1", fen.trim_end());
+        2..=5 => {
+            padded = format!("{} {}", fen.trim_end(), DEFAULTS[fields - 2..].join(" "));
             &padded
         }
         _ => fen,

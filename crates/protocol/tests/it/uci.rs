@@ -295,8 +295,8 @@ fn malformed_lines_name_the_problem() {
         "bad argument for 'position': the FEN is missing"
     );
     assert_eq!(
-        error("position fen 8/8/8/8/8/8/k7/K6R w - moves h1h8"),
-        "bad argument for 'position': the FEN '8/8/8/8/8/8/k7/K6R w -' has 3 fields, expected 4 to 6"
+        error("position fen 8/8/8/8/8/8/k7/K6R moves h1h8"),
+        "bad argument for 'position': the FEN '8/8/8/8/8/8/k7/K6R' has 1 field, expected 2 to 6"
     );
     assert!(error(&format!("position fen {FEN} e2e4")).contains("has 7 fields"));
     assert_eq!(

@@ -31,12 +31,28 @@ fn start_with(i: usize, value: &str) -> String {
 
 #[test]
 fn field_count() {
-    refused(
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w",
-        &["2 fields", "castling"],
-    );
     refused(&format!("{START_FEN} 7"), &["7 fields", "at most six"]);
-    refused("8/8/8/8/8/8/8/8", &["1 field:"]);
+    refused("8/8/8/8/8/8/8/8", &["1 field:", "side to move"]);
+}
+
+/// The short FENs GUIs and Fairy-Stockfish write, the board and side alone or with the
+/// castling rights: the fields left out read as Stockfish and python-chess read them (no
+/// castling, no en passant, counters 0 and 1).
+#[test]
+fn short_fens_are_accepted() {
+    for (short, full) in [
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq",
+            START_FEN,
+        ),
+        ("4k3/8/8/8/8/8/8/4K2R b", "4k3/8/8/8/8/8/8/4K2R b - - 0 1"),
+    ] {
+        assert_eq!(parse_fen(short).unwrap().to_string(), full, "{short}");
+    }
 }
 
 #[test]

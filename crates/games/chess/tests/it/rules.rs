@@ -311,11 +311,8 @@ fn bad_input_is_named() {
         ),
         ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "board"),
         ("hello", "FEN"),
-        // Three fields: the en-passant square is not optional, only the counters are.
-        (
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq",
-            "field",
-        ),
+        // The board alone: the side to move is not optional, the fields after it are.
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "field"),
     ] {
         let e = Chess::from_text(fen).unwrap_err().to_string();
         assert!(

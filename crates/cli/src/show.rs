@@ -65,6 +65,8 @@ pub fn score(r: &SearchReport) -> String {
     match r.margin {
         Some(0) => "exact 0".into(),
         Some(m) => format!("exact {m:+}"),
+        // Stopped inside an iteration after a better move: that move's value bounds the root's.
+        None if r.partial => format!(">={}", r.value),
         None => r.value.to_string(),
     }
 }

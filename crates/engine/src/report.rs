@@ -28,6 +28,7 @@ pub(crate) fn report_text<G: Game>(pos: &G, report: &Report<G::Move>) -> SearchR
             .collect(),
         hashfull: report.hashfull,
         margin: report.margin,
+        partial: report.partial,
     }
 }
 

@@ -775,6 +775,7 @@ fn solver_report<G: Game>(pos: &G, q: &QuickSolve<G::Move>, start: Instant) -> S
         },
         time: start.elapsed(),
         margin: Some(q.margin),
+        partial: false,
         lines: Vec::new(),
         hashfull: 0,
     }

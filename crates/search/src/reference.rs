@@ -107,6 +107,7 @@ impl Reference {
             lines: Vec::new(),
             hashfull: 0,
             margin: None,
+            partial: false,
         }
     }
 }
@@ -575,6 +576,7 @@ pub fn node_budget<G: Game, E: Evaluator<G>>(
         lines: Vec::new(),
         hashfull: 0,
         margin: None,
+        partial: false,
     }
 }
 

@@ -55,6 +55,11 @@ pub struct Report<M> {
     /// The game's final margin under perfect play (Othello: the disc difference) when the
     /// game's own solver gave the value instead of a search; None from every search.
     pub margin: Option<i32>,
+    /// The search stopped in an iteration after it had found a better move than the last
+    /// iteration's: `best`, `pv`, `value` and `depth` are that iteration's, and `value` is
+    /// exact for that move but only a lower bound on the root's (its later moves were not
+    /// searched). UCI writes it `lowerbound`.
+    pub partial: bool,
 }
 
 impl<M> Report<M> {
@@ -95,6 +100,7 @@ mod tests {
             lines: Vec::new(),
             hashfull: 0,
             margin: None,
+            partial: false,
         };
         // 100 nodes in 2 ms is 50,000 nodes per second, not 50.
         assert_eq!(r.nps(), 50_000);

@@ -79,11 +79,13 @@ fn table_mb(limits: &duel_engine::Limits, default: usize) -> usize {
     }
 }
 
-/// A value as people read it: `+35`, `win in 5`, `exact +6` when a solver gave the margin.
-fn score_text(value: Score, margin: Option<i32>) -> String {
+/// A value as people read it: `+35`, `win in 5`, `exact +6` when a solver gave the margin,
+/// `>=+35` for a search stopped inside an iteration that had found a better move.
+fn score_text(value: Score, margin: Option<i32>, partial: bool) -> String {
     match margin {
         Some(0) => "exact 0".into(),
         Some(m) => format!("exact {m:+}"),
+        None if partial => format!(">={value}"),
         None => value.to_string(),
     }
 }
@@ -109,7 +111,7 @@ fn report_json(s: &dyn Session, r: &SearchReport, mover: Side) -> Value {
         "seldepth": r.stats.seldepth,
         "value": r.value.0,
         "value_first": r.value.0 * mover.sign(),
-        "score": score_text(r.value, r.margin),
+        "score": score_text(r.value, r.margin, r.partial),
         "decisive": r.value.is_decisive(),
         "best": r.best,
         "pv": r.pv,

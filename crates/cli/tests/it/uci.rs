@@ -182,6 +182,30 @@ fn node_limit_is_deterministic() {
     assert_eq!(run(), run());
 }
 
+/// The move played heads the last `info` line, and `ponder` is that line's second move, as
+/// with Stockfish (issue 70: under fastchess 19 `bestmove`s differed from the last line, a
+/// move from an unfinished iteration played with no line shown). A search stopped inside an
+/// iteration that had found its move says that iteration's line, `lowerbound`.
+#[test]
+fn the_move_played_heads_the_last_line() {
+    let mut partial = 0;
+    for nodes in [100_000, 200_000, 600_000] {
+        let mut e = Engine::uci();
+        e.send("position startpos");
+        let lines = e.search(&format!("go nodes {nodes}"));
+        let last = infos(&lines).last().unwrap().to_string();
+        let pv: Vec<&str> = last.split(" pv ").nth(1).unwrap().split(' ').collect();
+        let (mv, ponder) = bestmove(lines.last().unwrap());
+        assert_eq!(pv[0], mv, "{last} / {}", lines.last().unwrap());
+        assert_eq!(ponder.as_deref(), pv.get(1).copied(), "{last}");
+        partial += usize::from(last.contains(" lowerbound "));
+        assert!(e.close());
+    }
+    // These node counts end inside an iteration that found its move (at 100,000: depth 11,
+    // whose line differs from depth 10's after the first move).
+    assert!(partial > 0, "no search stopped inside a fruitful iteration");
+}
+
 #[test]
 fn castling_is_written_king_two_squares_and_read_both_ways() {
     let mut e = Engine::uci();

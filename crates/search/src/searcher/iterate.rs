@@ -40,6 +40,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
             lines: Vec::new(),
             hashfull: 0,
             margin: None,
+            partial: false,
         };
         if root_moves.is_empty() {
             self.stats.nodes = 1;
@@ -72,9 +73,14 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
                 // move before it (the last iteration's best is searched first) is the better
                 // choice. Not under MTD(f), whose null windows only bound values, nor with
                 // several lines, whose order the partial passes would break.
+                // Its value and the iteration's depth go with it, so the line reported is the
+                // move played (the value a lower bound on the root's: Report::partial).
                 if !self.root_line.is_empty() && !self.config.mtdf && self.config.multipv <= 1 {
                     best.best = self.root_line.first().copied();
                     best.pv.clone_from(&self.root_line);
+                    best.value = self.root_value;
+                    best.depth = depth;
+                    best.partial = true;
                 }
                 break;
             }

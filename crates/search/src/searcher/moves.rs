@@ -258,6 +258,9 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
                     // windows make every line a candidate.
                     if node.pv_node || self.config.mtdf {
                         self.extend_pv(ply, mv);
+                        if ply == 0 {
+                            self.root_value = v;
+                        }
                     }
                 }
                 // 3o. A beta cut-off: the ordering learns from it.

@@ -4,7 +4,7 @@
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use duel_core::{Evaluator, Game};
+use duel_core::{Evaluator, Game, Score};
 
 use super::config::{Limits, SearchConfig};
 use super::learnt::Learnt;
@@ -45,6 +45,9 @@ pub(super) struct Worker<'a, G: Game, E: Evaluator<G>> {
     /// The line of the best root move searched to the end in the iteration under way (empty
     /// before the first): what a stop in the middle of the iteration plays.
     pub(super) root_line: Vec<G::Move>,
+    /// The value of `root_line`'s move in the iteration under way: exact for that move, a
+    /// lower bound on the root's, since moves after it were not searched.
+    pub(super) root_value: Score,
     pub(super) learnt: Learnt,
     /// The evaluator's hints for the node being ordered (one buffer: ordering never recurses).
     pub(super) hints: Vec<i32>,
@@ -153,6 +156,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             horizon: 0,
             stack: Vec::new(),
             root_line: Vec::new(),
+            root_value: Score::DRAW,
             learnt,
             hints: Vec::new(),
             root_depth: 0,

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use duel_core::Side;
 use duel_engine::timeman::{budget, Budget, Clock, Trend};
 use duel_engine::{EngineError, Limits, Score, SearchReport, Session};
-use duel_protocol::uci::shift_ranks;
+use duel_protocol::uci::{shift_ranks, Bound};
 
 use super::{rank_offset, say, Dialect, Go, Info, Loop, Reply, Said, Score as UciScore};
 use crate::io::{send, Out};
@@ -497,18 +497,37 @@ fn search(
     offset: i32,
     plan: &Plan,
 ) {
+    let shifted =
+        |line: &[String]| -> Vec<String> { line.iter().map(|m| shift_ranks(m, offset)).collect() };
+    // The first line of the last `info` said: the move played must head one, as Stockfish's
+    // does, so a GUI shows the line of the move it gets.
+    let mut said: Vec<String> = Vec::new();
     let result = session.search_among(&plan.limits, &plan.among, &mut |r| {
-        for mut info in info_lines(r) {
-            info.pv = info.pv.iter().map(|m| shift_ranks(m, offset)).collect();
+        for (i, mut info) in info_lines(r).into_iter().enumerate() {
+            info.pv = shifted(&info.pv);
+            if i == 0 {
+                said.clone_from(&info.pv);
+            }
             say(out, dialect, Reply::Info(info));
         }
         c.after_iteration(r);
     });
     let (mv, ponder) = match result {
-        Ok(r) => (
-            r.best.as_deref().map(|m| shift_ranks(m, offset)),
-            r.pv.get(1).map(|m| shift_ranks(m, offset)),
-        ),
+        Ok(r) => {
+            let pv = shifted(&r.pv);
+            // (A search stopped before its first iteration ended has no line to show.)
+            if r.depth > 0 && pv != said {
+                if let Some(mut info) = info_lines(&r).into_iter().next() {
+                    info.pv = pv;
+                    info.bound = r.partial.then_some(Bound::Lower);
+                    say(out, dialect, Reply::Info(info));
+                }
+            }
+            (
+                r.best.as_deref().map(|m| shift_ranks(m, offset)),
+                r.pv.get(1).map(|m| shift_ranks(m, offset)),
+            )
+        }
         Err(EngineError::GameOver(o)) => {
             let score = match o {
                 duel_core::Outcome::Draw => UciScore::Cp(0),

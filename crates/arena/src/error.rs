@@ -14,13 +14,27 @@ pub enum ArenaError {
     /// An engine's command line is empty.
     #[error("an engine command is empty")]
     EmptyCommand,
-    /// The program could not be started.
-    #[error("cannot start '{command}': {source}")]
+    /// The program could not be started. (What the system said is in the message, not a
+    /// source, so that it is said once.)
+    #[error("cannot start '{command}': {}", start_reason(.cause))]
     Start {
         /// The command line.
         command: String,
         /// What the system said.
-        source: std::io::Error,
+        cause: std::io::Error,
+    },
+    /// An option given for the engine that it did not announce.
+    #[error(
+        "{engine} has no option '{name}'; it announced: {}",
+        if announced.is_empty() { "none".to_string() } else { announced.join(", ") }
+    )]
+    UnknownOption {
+        /// The engine's name.
+        engine: String,
+        /// The option given.
+        name: String,
+        /// The options the engine announced.
+        announced: Vec<String>,
     },
     /// A line could not be written to the engine.
     #[error("{engine}: cannot write to the engine: {source}")]
@@ -151,5 +165,19 @@ impl SpecError {
             text: text.to_string(),
             reason: reason.into(),
         }
+    }
+}
+
+/// What the system said when a program could not start, with what to do where it is clear.
+fn start_reason(cause: &std::io::Error) -> String {
+    match cause.kind() {
+        std::io::ErrorKind::NotFound => format!(
+            "{cause}: no such program; give its path, or install it on the PATH \
+             (scripts/install-engines.sh installs the outside engines the tests use)"
+        ),
+        std::io::ErrorKind::PermissionDenied => {
+            format!("{cause}: the file is not executable (chmod +x, or give the program)")
+        }
+        _ => cause.to_string(),
     }
 }

@@ -208,10 +208,17 @@ pub fn parse_option(text: &str) -> Result<(String, String)> {
 }
 
 /// An engine's command line, split at whitespace; `what` names it in the error.
+///
+/// The program `duel` is this binary itself, wherever it is: `--second "duel uci"` works from
+/// a fresh clone (`cargo run -- match ...`) as from an installed duel.
 pub fn command_line(text: &str, what: &str) -> Result<Vec<String>> {
-    let words: Vec<String> = text.split_whitespace().map(str::to_string).collect();
+    let mut words: Vec<String> = text.split_whitespace().map(str::to_string).collect();
     if words.is_empty() {
         anyhow::bail!("the {what} engine's command is empty");
+    }
+    if words[0] == "duel" {
+        let exe = std::env::current_exe().context("cannot find the duel executable")?;
+        words[0] = exe.to_string_lossy().into_owned();
     }
     Ok(words)
 }

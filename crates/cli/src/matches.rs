@@ -168,7 +168,8 @@ fn balanced<G: GameInfo>(session: &mut dyn Session, pos: &G) -> bool {
 /// A player as the flags give it.
 enum Who {
     Duel(DuelSpec),
-    Program(ProgramSpec),
+    /// An outside program, and its name as given (`duel uci` stays so, not this binary's path).
+    Program(ProgramSpec, String),
 }
 
 impl Who {
@@ -180,7 +181,7 @@ impl Who {
         which: &str,
     ) -> Result<Who> {
         let own = Protocol::of_game(G::PROTOCOLS);
-        let command = match text {
+        let (command, shown) = match text {
             Some(t) => {
                 if let Some(spec) = DuelSpec::parse(t)? {
                     if !options.is_empty() || protocol.is_some() {
@@ -192,7 +193,8 @@ impl Who {
                     }
                     return Ok(Who::Duel(spec));
                 }
-                command_line(t, which)?
+                let shown = t.split_whitespace().collect::<Vec<_>>().join(" ");
+                (command_line(t, which)?, shown)
             }
             None => {
                 let Some(p) = own else {
@@ -207,27 +209,29 @@ impl Who {
                         .map_or("uci", |n| n)
                         .to_string(),
                 );
-                command
+                let shown = format!("duel {}", command[1]);
+                (command, shown)
             }
         };
-        Ok(Who::Program(ProgramSpec {
+        let spec = ProgramSpec {
             command,
             options: options.to_vec(),
             protocol: protocol.or(own).unwrap_or(Protocol::Uci),
-        }))
+        };
+        Ok(Who::Program(spec, shown))
     }
 
     fn name(&self) -> String {
         match self {
             Who::Duel(s) => s.text.clone(),
-            Who::Program(e) => e.command.join(" "),
+            Who::Program(_, shown) => shown.clone(),
         }
     }
 
     fn maker<G: GameInfo>(&self) -> Box<Maker<'_, G>> {
         match self {
             Who::Duel(spec) => Box::new(move || spec.player::<G>()),
-            Who::Program(e) => Box::new(move || start_program::<G>(e)),
+            Who::Program(e, _) => Box::new(move || start_program::<G>(e)),
         }
     }
 }
@@ -362,7 +366,7 @@ fn players<G: GameInfo>(a: &MatchArgs) -> Result<[Who; 2]> {
             bail!("--chess960 is a chess variant, not one of {}", G::TITLE);
         }
         for (who, which) in [(&mut first, "first"), (&mut second, "second")] {
-            let Who::Program(spec) = who else { continue };
+            let Who::Program(spec, _) = who else { continue };
             if spec.protocol != Protocol::Uci {
                 bail!("--chess960 needs UCI engines: the {which} engine speaks xboard");
             }
@@ -382,7 +386,7 @@ fn players<G: GameInfo>(a: &MatchArgs) -> Result<[Who; 2]> {
             Who::Duel(spec) => {
                 spec.player::<G>()?;
             }
-            Who::Program(e)
+            Who::Program(e, _)
                 if a.nodes.is_some() && !matches!(e.protocol, Protocol::Uci | Protocol::Ucci) =>
             {
                 bail!(
@@ -391,7 +395,7 @@ fn players<G: GameInfo>(a: &MatchArgs) -> Result<[Who; 2]> {
                 format!("{:?}", e.protocol).to_ascii_lowercase()
             )
             }
-            Who::Program(_) => {}
+            Who::Program(..) => {}
         }
     }
     Ok([first, second])
@@ -456,11 +460,12 @@ fn header(
     let [first_tc, second_tc] = p.controls;
     writeln!(
         out,
-        "{} vs {}: {}{} games at {}{}{}, {} {}openings {} (seed {})",
+        "{} vs {}: {}{} game{} at {}{}{}, {} {}opening{} {} (seed {})",
         p.first,
         p.second,
         if p.sprt.is_some() { "at most " } else { "" },
         p.games,
+        if p.games == 1 { "" } else { "s" },
         if first_tc == second_tc {
             second_tc.describe()
         } else {
@@ -478,6 +483,7 @@ fn header(
         },
         p.openings,
         if p.chess960 { "Chess960 " } else { "" },
+        if p.openings == 1 { "" } else { "s" },
         p.opening_source,
         p.seed
     )?;

@@ -32,10 +32,14 @@ fn permit(st: &AppState) -> Result<OwnedSemaphorePermit, ApiError> {
         .try_acquire_owned()
         .map_err(|_| ApiError {
             status: axum::http::StatusCode::TOO_MANY_REQUESTS,
-            message: format!(
-                "{} searches are running already (the server's limit); stop one or try again",
-                st.caps.max_searches
-            ),
+            message: match st.caps.max_searches {
+                1 => "a search is running already (the server's limit is one); stop it or try \
+                      again"
+                    .to_string(),
+                n => format!(
+                    "{n} searches are running already (the server's limit); stop one or try again"
+                ),
+            },
         })
 }
 

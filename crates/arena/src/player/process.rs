@@ -61,9 +61,9 @@ impl Process {
     /// Starts `command` (program and arguments).
     pub fn start(command: &[String]) -> Result<Process, ArenaError> {
         let (program, args) = command.split_first().ok_or(ArenaError::EmptyCommand)?;
-        let started = |source| ArenaError::Start {
+        let started = |cause| ArenaError::Start {
             command: command.join(" "),
-            source,
+            cause,
         };
         let mut child = Command::new(program)
             .args(args)
@@ -209,6 +209,28 @@ impl Process {
                     })
                 }
             }
+        }
+    }
+
+    /// Refuses the first of `given` (name, value) that the engine did not announce among
+    /// `announced`, naming those it did: a misspelt option would otherwise be dropped by the
+    /// engine without a word, and the match played with the default. Names compare as the
+    /// protocols compare them, in any case.
+    pub fn check_options(
+        &self,
+        given: &[(String, String)],
+        announced: &[String],
+    ) -> Result<(), ArenaError> {
+        match given
+            .iter()
+            .find(|(name, _)| !announced.iter().any(|a| a.eq_ignore_ascii_case(name)))
+        {
+            Some((name, _)) => Err(ArenaError::UnknownOption {
+                engine: self.name.clone(),
+                name: name.clone(),
+                announced: announced.to_vec(),
+            }),
+            None => Ok(()),
         }
     }
 

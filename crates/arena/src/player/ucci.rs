@@ -30,6 +30,7 @@ impl UcciClient {
     pub fn start(spec: &ProgramSpec) -> Result<UcciClient, ArenaError> {
         let mut p = Process::start(&spec.command)?;
         let (mut millis, mut newgame) = (false, false);
+        let mut announced = Vec::new();
         p.handshake(&Command::Ucci, |l| match Reply::parse(l) {
             Ok(Reply::Id { key: "name", value }) => Said::Name(value),
             Ok(Reply::Option { name, kind }) => {
@@ -38,11 +39,13 @@ impl UcciClient {
                     ("newgame", OptionKind::Button) => newgame = true,
                     _ => {}
                 }
+                announced.push(name);
                 Said::Nothing
             }
             Ok(Reply::UcciOk) => Said::Done(None),
             _ => Said::Nothing,
         })?;
+        p.check_options(&spec.options, &announced)?;
         if millis {
             p.send(&Command::SetOption {
                 name: "usemillisec".into(),

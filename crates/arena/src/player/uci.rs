@@ -24,15 +24,18 @@ impl UciClient {
     pub fn start(spec: &ProgramSpec) -> Result<UciClient, ArenaError> {
         let mut p = Process::start(&spec.command)?;
         let mut variants = false;
+        let mut announced = Vec::new();
         p.handshake(&Command::Uci, |l| match Reply::parse(l) {
             Ok(Reply::IdName(n)) => Said::Name(n),
-            Ok(Reply::Option { name, .. }) if name.eq_ignore_ascii_case("UCI_Variant") => {
-                variants = true;
+            Ok(Reply::Option { name, .. }) => {
+                variants |= name.eq_ignore_ascii_case("UCI_Variant");
+                announced.push(name);
                 Said::Nothing
             }
             Ok(Reply::UciOk) => Said::Done(None),
             _ => Said::Nothing,
         })?;
+        p.check_options(&spec.options, &announced)?;
         p.send_all(spec.options.iter().map(|(name, value)| Command::SetOption {
             name: name.clone(),
             value: Some(value.clone()),

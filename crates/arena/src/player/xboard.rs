@@ -48,6 +48,7 @@ impl XboardClient {
         e.p.send(&Command::Xboard)?;
         e.p.send(&Command::Protover(2))?;
         let deadline = Instant::now() + FEATURE_WAIT;
+        let mut announced = Vec::new();
         'features: while let Some(line) = e.p.line_before(deadline, "")? {
             let Ok(Reply::Features(features)) = Reply::parse(&line) else {
                 continue;
@@ -63,6 +64,8 @@ impl XboardClient {
                         e.variants = v.split(',').map(|s| s.trim().to_string()).collect();
                     }
                     "done" => done = v == "1",
+                    // `option="Name -type ..."`: the name runs to the first ` -`.
+                    "option" => announced.push(v.split(" -").next().unwrap_or("").to_string()),
                     _ => {}
                 }
                 // Accepting is only a courtesy: engines work without it.
@@ -74,6 +77,7 @@ impl XboardClient {
                 break 'features;
             }
         }
+        e.p.check_options(&spec.options, &announced)?;
         e.p.send_all(spec.options.iter().map(|(name, value)| Command::Option {
             name: name.clone(),
             value: value.clone(),

@@ -422,7 +422,7 @@ pub async fn freed_when_dropped(app: &axum::Router, body: axum::body::Body) {
     refused(
         post(app, "/api/compare", tiny.clone()).await,
         StatusCode::TOO_MANY_REQUESTS,
-        "searches are running",
+        "running already",
     );
     drop(body);
     let t = Instant::now();

@@ -431,7 +431,7 @@ pub trait GameInfo: Game {
         }
     }
 
-    /// Perft as the game's published tables count it. The default is [`crate::perft`]: a
+    /// Perft as the game's published tables count it. The default is [`crate::perft`](fn@crate::perft): a
     /// finished game adds nothing beyond its own ply.
     fn perft(&self, depth: u32) -> u64 {
         crate::perft(&mut self.clone(), depth)

@@ -2,7 +2,7 @@
 //!
 //! Everything the search needs to know about a game is here: the [`Game`] trait (the rules), the
 //! [`Evaluator`] trait (the knowledge, kept apart so one game can carry several), the [`Score`]
-//! type that keeps proven wins apart from heuristic values, a generic [`perft`], and the
+//! type that keeps proven wins apart from heuristic values, a generic [`perft`](fn@perft), and the
 //! [`conformance`] kit every game's tests run.
 
 mod error;

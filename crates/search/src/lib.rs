@@ -1,7 +1,7 @@
 //! Game-tree search for any [`duel_core::Game`].
 //!
 //! Two families live here:
-//! - [`reference`]: the algorithms exactly as the founding texts teach them (Minimax as a Max/Min
+//! - [`reference`](mod@reference): the algorithms exactly as the founding texts teach them (Minimax as a Max/Min
 //!   pair, Negamax, Alpha-beta fail-hard and fail-soft, the two-phase build-then-back-up
 //!   procedure, search under a node budget). Small, readable, and the oracle for tests.
 //! - [`searcher`]: the [`Searcher`], what strong engines do (iterative deepening, principal variation search, a

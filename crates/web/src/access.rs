@@ -2,7 +2,7 @@
 //! their machine: an `<iframe>` or `<img>` pointed at `/api/search` would start searches and
 //! take every slot, and a name rebound to 127.0.0.1 (DNS rebinding) would make such a page
 //! same-origin with the server, able to read answers and post anything. Three rules, applied
-//! to every request before it reaches a handler ([`guard`]):
+//! to every request before it reaches a handler (`guard`):
 //!
 //! 1. **The Host must be one of the server's names**: an IP address, `localhost` or a name
 //!    under `.localhost` (which browsers resolve to loopback themselves), or a name the user

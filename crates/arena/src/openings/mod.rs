@@ -1,6 +1,6 @@
 //! Openings: where each game of a match starts. [`random_openings`] makes them for any game
 //! (random plies from the start or from a numbered start, each drawn among the moves a filter
-//! keeps, each line kept only if a judge finds it balanced); [`file`] reads them from an
+//! keeps, each line kept only if a judge finds it balanced); [`file`](mod@file) reads them from an
 //! openings file, as the game reads its own ([`GameInfo::read_openings`]).
 
 pub mod file;

@@ -159,8 +159,8 @@ pub(crate) fn threat_feature(threat: Threat) -> Option<usize> {
 }
 
 impl PatternWeights {
-    /// The hand-reasoned weights ([`KIND_WEIGHT`], [`THREAT_BONUS`], weighed [`TO_MOVE`] and
-    /// [`WAITING`] eighths): where the fit starts, and what move ordering still uses.
+    /// The hand-reasoned weights (`KIND_WEIGHT`, `THREAT_BONUS`, weighed `TO_MOVE` and
+    /// `WAITING` eighths): where the fit starts, and what move ordering still uses.
     pub fn hand() -> PatternWeights {
         let mut w = PatternWeights::zero();
         for (i, &kind) in KINDS.iter().enumerate() {
@@ -578,7 +578,7 @@ impl Evaluator<Gomoku> for Patterns {
         ordinary
     }
 
-    /// [`NOISY_MAX`] fours at the horizon, half as many two plies on (after the other
+    /// `NOISY_MAX` fours at the horizon, half as many two plies on (after the other
     /// side's block), and none from the eighth ply: four fours at most, 64 lines, where an
     /// unbounded chain of fours grows like a whole VCF search at every leaf.
     fn noisy_limit(&self, qply: u32) -> Option<usize> {
@@ -664,7 +664,7 @@ impl Evaluator<Gomoku> for Patterns {
     }
 
     /// The side to move's five; else the blocks of the other side's five; else the side to
-    /// move's fours, best first by score, at most [`NOISY_MAX`].
+    /// move's fours, best first by score, at most `NOISY_MAX`.
     fn noisy_moves(&self, pos: &Gomoku, moves: &mut Vec<Cell>) {
         moves.clear();
         if pos.outcome().is_some() {

@@ -643,7 +643,7 @@ pub const fn probcut_depth(d: u32) -> u32 {
     }
 }
 
-/// [`PROBCUT_SIGMA`]'s value for a test of depth `shallow` at a node of depth `deep`, at least
+/// `PROBCUT_SIGMA`'s value for a test of depth `shallow` at a node of depth `deep`, at least
 /// one disc.
 pub fn probcut_sigma(empties: u32, deep: u32, shallow: u32) -> i32 {
     let [c0, c1, c2, c3] = PROBCUT_SIGMA;

@@ -70,7 +70,7 @@ pub struct SearchConfig {
     pub tt_same_depth_only: bool,
     /// Principal variations per iteration: 1 is a normal search; k > 1 searches the root k
     /// times, each excluding the moves already chosen, and reports every line
-    /// ([`Report::lines`]), as analysis GUIs ask with UCI `MultiPV`.
+    /// ([`Report::lines`](crate::Report::lines)), as analysis GUIs ask with UCI `MultiPV`.
     pub multipv: usize,
     /// Iterative deepening (depth 1, 2, ...). Off: one search at the depth limit (or to the
     /// end of the game with no limit), as the texts' fixed-depth search does; only sensible

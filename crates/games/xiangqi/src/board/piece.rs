@@ -117,7 +117,7 @@ pub struct Move {
 }
 
 impl Move {
-    /// The move from `from` to `to` (both below [`POINTS`]).
+    /// The move from `from` to `to` (both below `POINTS`).
     pub const fn new(from: Square, to: Square) -> Move {
         Move { from, to }
     }

@@ -844,6 +844,26 @@ fn chess_play_shows_san_and_records_pgn() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Chess moves as players write them, SAN, where a person types a move: `play`'s prompt and
+/// `--moves` (issue 70: `e4` was refused while every board printed SAN).
+#[test]
+fn chess_reads_san_where_people_type() {
+    let out = duel_with_input(&["play", "chess", "--depth", "1"], "Nf3\nquit\n").success();
+    assert!(out.contains("White plays Nf3"), "{out}");
+    let out = duel(&[
+        "analyze",
+        "chess",
+        "--moves",
+        "e4 e5 Nf3 Nc6 Bb5",
+        "--depth",
+        "2",
+    ])
+    .success();
+    assert!(out.contains("best move"), "{out}");
+    duel(&["analyze", "chess", "--moves", "e4 e5 Ke3", "--depth", "1"])
+        .failure(&["'Ke3'", "no legal move is written so"]);
+}
+
 // ---------------------------------------------------------------- resources and limits
 
 /// A table the machine cannot give is refused before any search, by name, with a failure exit

@@ -16,8 +16,9 @@ use crate::{pgn, piece_char, Chess, Material, Move, Net, Pst, Strong};
 
 impl GameInfo for Chess {
     const TITLE: &'static str = "chess";
-    const NOTATION: &'static str = "moves in UCI long algebraic (e2e4, e7e8q; castling e1g1, \
-        e1h1 accepted too); a position is a FEN (startpos or nothing for the start)";
+    const NOTATION: &'static str = "moves in SAN as players write them (e4, Nf3, exd5, O-O, \
+        e8=Q) or in UCI long algebraic (e2e4, e7e8q; castling e1g1, e1h1 accepted too); a \
+        position is a FEN (startpos or nothing for the start)";
     const PROTOCOLS: &'static [&'static str] = &["uci"];
     const EVALUATORS: &'static [&'static str] = &["net", "strong", "pst", "material"];
     /// A net trained with `duel-train chess-nnue`, played without rebuilding duel.

@@ -598,12 +598,17 @@ impl Game for Chess {
 
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let t = text.trim();
+        // What people write (e4, Nf3, exd5, O-O, e8=Q+) as well as what programs write: the
+        // two never look alike, so either reads without ambiguity.
+        if san::is_san_syntax(t) {
+            return self.parse_san(t);
+        }
         if !is_uci_syntax(t) {
             return Err(MoveError::syntax(
                 Self::NAME,
                 text,
-                "expected UCI long algebraic notation: the from and to squares, then q, r, b or n \
-                 for a promotion (e2e4, e7e8q)",
+                "expected a move in UCI long algebraic notation (e2e4, e7e8q) or in SAN (e4, \
+                 Nf3, exd5, O-O, e8=Q)",
             ));
         }
         let mv: Move = t

@@ -198,3 +198,42 @@ pub fn pgn(start: &Chess, moves: &[Move], info: &RecordInfo<'_>) -> String {
     out.push('\n');
     out
 }
+
+/// Whether `text` is shaped as a SAN move (`e4`, `Nbd2`, `R1e1`, `Qh4xe1`, `exd5`, `e8=Q`,
+/// `e8Q`, `O-O`, `0-0-0`), check and annotation marks after it allowed. Only the shape: the
+/// position says whether it is legal.
+pub(crate) fn is_san_syntax(text: &str) -> bool {
+    let t = text.trim_end_matches(['+', '#', '!', '?']);
+    if matches!(t, "O-O" | "O-O-O" | "0-0" | "0-0-0" | "o-o" | "o-o-o") {
+        return true;
+    }
+    let b = t.as_bytes();
+    let file = |c: u8| (b'a'..=b'h').contains(&c);
+    let rank = |c: u8| (b'1'..=b'8').contains(&c);
+    // A promotion at the end: `=Q` or `Q` after a pawn's destination.
+    let (body, promoted) = match b {
+        [rest @ .., b'=', p] | [rest @ .., p] if b"QRBN".contains(p) && rest.len() >= 2 => {
+            (rest, true)
+        }
+        _ => (b, false),
+    };
+    let n = body.len();
+    if n < 2 || !file(body[n - 2]) || !rank(body[n - 1]) {
+        return false;
+    }
+    let before = &body[..n - 2];
+    let before = before.strip_suffix(b"x").unwrap_or(before);
+    match before {
+        // A pawn's move, or its capture from a file.
+        [] => true,
+        [f] if file(*f) => true,
+        // A piece's move, with the file, rank or square it comes from where needed.
+        [p, from @ ..] if b"KQRBN".contains(p) && !promoted => match from {
+            [] => true,
+            [c] => file(*c) || rank(*c),
+            [f, r] => file(*f) && rank(*r),
+            _ => false,
+        },
+        _ => false,
+    }
+}

@@ -5,7 +5,7 @@ use duel_chess::{perft, perft_divide, Chess};
 
 use crate::common::pgn;
 use duel_core::conformance::{check_game, check_record, check_view};
-use duel_core::{Game, MoveError, Outcome};
+use duel_core::{Game, MoveError, Outcome, SplitMix64};
 
 const PERFT: &str = include_str!("../../../../../data/chess/perft.txt");
 const WAC: &str = include_str!("../../../../../data/chess/wac.epd");
@@ -331,14 +331,71 @@ fn bad_input_is_named() {
         pos.parse_move("e2e5"),
         Err(MoveError::Illegal { .. })
     ));
+    // `e2` is a move in SAN's shape that no pawn can make here; `e9` and `Ke` no move at all.
     assert!(matches!(
         pos.parse_move("e2"),
-        Err(MoveError::Syntax { .. })
+        Err(MoveError::Illegal { .. })
     ));
+    for text in ["e9", "Ke", "Nxx3", "e2e"] {
+        let r = pos.parse_move(text);
+        assert!(matches!(r, Err(MoveError::Syntax { .. })), "{text}: {r:?}");
+    }
     let r = pos.parse_move("e7e8k");
     assert!(matches!(r, Err(MoveError::Syntax { .. })), "{r:?}");
     let e = pos.parse_move("e1g1").unwrap_err().to_string();
     assert!(e.contains("e1g1"), "{e}");
+}
+
+/// Moves as players write them, in SAN, are read wherever a move is: the same legal moves
+/// as UCI's text (issue 70: `e4` was refused while SAN was printed).
+#[test]
+fn san_is_read_as_players_write_it() {
+    let pos =
+        Chess::from_text("r3k2r/pPpp1ppp/8/4p3/3P4/5N2/P1P1PPPP/R3KB1R w KQkq e6 0 1").unwrap();
+    for (san, uci) in [
+        ("d5", "d4d5"),
+        ("dxe5", "d4e5"),
+        ("Nxe5", "f3e5"),
+        ("Ng5+", "f3g5"),
+        ("bxa8=Q", "b7a8q"),
+        ("bxa8Q", "b7a8q"),
+        ("b8=N", "b7b8n"),
+        ("O-O-O", "e1c1"),
+        ("0-0-0", "e1c1"),
+        ("Rb1!", "a1b1"),
+    ] {
+        let mv = pos.parse_move(san).unwrap_or_else(|e| panic!("{san}: {e}"));
+        assert_eq!(pos.format_move(mv), uci, "{san}");
+    }
+    for illegal in ["O-O", "Ke2", "Nd5", "b8"] {
+        let r = pos.parse_move(illegal);
+        assert!(
+            matches!(r, Err(MoveError::Illegal { .. })),
+            "{illegal}: {r:?}"
+        );
+    }
+    // Every legal move of random positions reads back from its own SAN.
+    let mut rng = SplitMix64::new(70);
+    for _ in 0..20 {
+        let mut p = Chess::start();
+        for _ in 0..rng.below(60) {
+            let mut moves = Vec::new();
+            p.generate_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            for &m in &moves {
+                assert_eq!(
+                    p.parse_move(&p.san(m)).unwrap(),
+                    m,
+                    "{} in {}",
+                    p.san(m),
+                    p.to_text()
+                );
+            }
+            p.play(moves[rng.below(moves.len())]);
+        }
+    }
 }
 
 /// A record given only the players' names still carries the Seven Tag Roster.

@@ -20,9 +20,10 @@ fn cell(sq: Square) -> u16 {
 impl GameInfo for Xiangqi {
     const TITLE: &'static str = "xiangqi (Chinese chess)";
     const ALIASES: &'static [&'static str] = &["chinesechess", "cchess"];
-    const NOTATION: &'static str = "moves in ICCS coordinates as UCCI writes them (h2e2: files \
-        a-i from Red's left, ranks 0-9 from Red's side), shown in WXF notation (C2.5); a \
-        position is a FEN as Pikafish and Fairy-Stockfish write it (Red in capitals, w or r for \
+    const NOTATION: &'static str = "moves in WXF as players write them (C2.5, H8+7, +R.4: the \
+        piece, its file from the mover's right or a front/rear mark, then . + or - and a file \
+        or a count) or in ICCS coordinates as UCCI writes them (h2e2: files a-i from Red's \
+        left, ranks 0-9 from Red's side), shown in WXF; a position is a FEN as Pikafish and Fairy-Stockfish write it (Red in capitals, w or r for \
         Red to move, b for Black; startpos or nothing for the start)";
     /// UCCI as ElephantEye speaks it; UCI as Fairy-Stockfish does (`UCI_Variant xiangqi`,
     /// ranks from 1).

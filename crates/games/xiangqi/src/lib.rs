@@ -333,12 +333,26 @@ impl Game for Xiangqi {
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        // WXF, as players and the boards here write moves (C2.5, H8+7, +C.5 or C+.5).
+        if let Some(wxf) = notation::wxf_shape(text.trim()) {
+            let mut moves = Vec::new();
+            self.generate_moves(&mut moves);
+            return moves
+                .into_iter()
+                .find(|&m| notation::wxf(&self.board, m) == wxf)
+                .ok_or_else(|| {
+                    MoveError::illegal(
+                        text,
+                        format!("no legal move is written so in WXF in {}", self.to_text()),
+                    )
+                });
+        }
         let Some((from, to)) = notation::parse_iccs(text.trim()) else {
             return Err(MoveError::syntax(
                 Self::NAME,
                 text,
-                "expected ICCS coordinates: the from and to points, files a-i from Red's left \
-                 and ranks 0-9 from Red's side (h2e2)",
+                "expected ICCS coordinates, the from and to points (h2e2: files a-i from Red's \
+                 left, ranks 0-9 from Red's side), or WXF (C2.5, H8+7, +R.4)",
             ));
         };
         let mv = Move::new(from, to);

@@ -147,3 +147,36 @@ fn designation(
         _ => format!("P{mark}"),
     }
 }
+
+/// `text` in the form [`wxf`] writes, if it has WXF's shape: four characters, a piece letter
+/// (K, A, E, H, R, C, P; B and N, chess's letters for the elephant and the horse, and either
+/// case, as players write them) and its file or a tandem mark (`+`, `-`, before or after the
+/// letter), then `.` (or `=`), `+` or `-`, then a digit 1 to 9. Only the shape: the position
+/// says which move, if any, it names.
+pub fn wxf_shape(text: &str) -> Option<String> {
+    let b: Vec<char> = text.chars().collect();
+    let [a, c, dir, n] = b[..] else {
+        return None;
+    };
+    let letter = |x: char| match x.to_ascii_uppercase() {
+        'B' => Some('E'),
+        'N' => Some('H'),
+        k @ ('K' | 'A' | 'E' | 'H' | 'R' | 'C' | 'P') => Some(k),
+        _ => None,
+    };
+    let place = |x: char| x.is_ascii_digit() && x != '0' || x == '+' || x == '-';
+    // The piece first (C2, C+), or a tandem mark first (+C), written here as C+.
+    let head = match (letter(a), letter(c)) {
+        (Some(k), None) if place(c) => format!("{k}{c}"),
+        (None, Some(k)) if a == '+' || a == '-' => format!("{k}{a}"),
+        // Soldiers in two files: the file, then the mark (`2+`), as `wxf` writes them.
+        (None, None) if a.is_ascii_digit() && a != '0' && place(c) => format!("{a}{c}"),
+        _ => return None,
+    };
+    let dir = match dir {
+        '.' | '=' => '.',
+        '+' | '-' => dir,
+        _ => return None,
+    };
+    (n.is_ascii_digit() && n != '0').then(|| format!("{head}{dir}{n}"))
+}

@@ -103,3 +103,53 @@ fn soldiers_in_tandem() {
     assert_eq!(wxf(&four, "c6b6"), "P-.8");
     assert_eq!(wxf(&four, "c5b5"), "--.8");
 }
+
+/// Moves are read in WXF as players write them, as well as in ICCS (issue 70: the boards
+/// printed WXF and only ICCS was read): every legal move of random positions reads back
+/// from the WXF the game writes, a tandem mark before the letter too (`+C.5` for `C+.5`),
+/// and in either case.
+#[test]
+fn wxf_is_read_as_players_write_it() {
+    let start = Xiangqi::start();
+    for (wxf, iccs) in [
+        ("C2.5", "h2e2"),
+        ("c2.5", "h2e2"),
+        ("H2+3", "h0g2"),
+        ("N8+7", "b0c2"),
+    ] {
+        let mv = start
+            .parse_move(wxf)
+            .unwrap_or_else(|e| panic!("{wxf}: {e}"));
+        assert_eq!(start.format_move(mv), iccs, "{wxf}");
+    }
+    assert!(start.parse_move("C2.9").is_err());
+    let mut rng = duel_core::SplitMix64::new(70);
+    let mut tandem = 0;
+    for _ in 0..30 {
+        let mut p = Xiangqi::start();
+        for _ in 0..rng.below(80) {
+            let mut moves = Vec::new();
+            p.generate_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            for &m in &moves {
+                let w = p.display_move(m);
+                assert_eq!(p.parse_move(&w).unwrap(), m, "{w} in {}", p.to_text());
+                let b = w.as_bytes();
+                if b[0].is_ascii_alphabetic() && (b[1] == b'+' || b[1] == b'-') {
+                    tandem += 1;
+                    let before = format!("{}{}{}", b[1] as char, b[0] as char, &w[2..]);
+                    assert_eq!(
+                        p.parse_move(&before).unwrap(),
+                        m,
+                        "{before} in {}",
+                        p.to_text()
+                    );
+                }
+            }
+            p.play(moves[rng.below(moves.len())]);
+        }
+    }
+    assert!(tandem > 0, "no tandem pieces met");
+}

@@ -4,7 +4,8 @@
 //! The manager is synchronous: after `BEGIN`, `TURN`, `BOARD` or `PLAY` it waits for the
 //! brain's move and sends nothing but `END` (or, from some managers, `INFO`) until it has it.
 //! So every command waits for a running search to answer first, except `END`, which stops it
-//! and ends the session at once.
+//! and ends the session at once, and Yixin Board's `STOP` (Rapfi's too), which stops it so
+//! that it answers its move now (one that comes after the move has nothing to stop).
 //!
 //! - `START n` / `RECTSTART w,h` set the board (5 to 22 a side; other sizes get `ERROR`), `INFO
 //!   rule` the rule (Gomocup's 0 freestyle, 1 standard, 4 renju, 8 caro; bit 2, continuous
@@ -619,6 +620,13 @@ fn balanced_opening(session: &mut dyn Session, variant: Variant) -> Vec<Cell> {
         .unwrap_or_else(|| vec![at(0, 0), at(1, 0), at(1, 2)])
 }
 
+/// Whether `line` is the command `word`, in any case.
+fn first_word_is(line: &str, word: &str) -> bool {
+    line.split_whitespace()
+        .next()
+        .is_some_and(|w| w.eq_ignore_ascii_case(word))
+}
+
 /// Runs the Gomocup protocol on `input` and `output` until `END` or the end of the input; an
 /// error when the session cannot be opened (a table the options ask for).
 pub fn run(
@@ -637,10 +645,12 @@ pub fn run(
         while brain.worker.as_ref().is_some_and(|w| !w.is_finished()) {
             match rx.recv_timeout(Duration::from_millis(2)) {
                 Ok(line) => {
-                    let end = line
-                        .split_whitespace()
-                        .next()
-                        .is_some_and(|w| w.eq_ignore_ascii_case("END"));
+                    // Yixin's STOP (Rapfi's too): the search ends now and answers its move.
+                    if first_word_is(&line, "STOP") {
+                        brain.finish_worker(true);
+                        continue;
+                    }
+                    let end = first_word_is(&line, "END");
                     pending.push_back(line);
                     if end {
                         brain.finish_worker(true);
@@ -657,6 +667,10 @@ pub fn run(
                 Err(_) => break,
             },
         };
+        // A STOP that comes after the move (the search ended first) has nothing to stop.
+        if first_word_is(&line, "STOP") {
+            continue;
+        }
         match reader.feed(&line) {
             None => {}
             Some(Ok(cmd)) => {

@@ -258,6 +258,32 @@ fn the_turn_time_is_kept_and_end_stops_a_search() {
     e.exits_within(AT_ONCE, "END during a search");
 }
 
+/// Yixin's `STOP` (which Rapfi answers): a search stops at once and answers its move; a
+/// `STOP` with nothing running is ignored, with no `UNKNOWN` to put the manager out of step
+/// (issue 70: it was answered `UNKNOWN` after the move, 2 s later).
+#[test]
+fn stop_ends_a_search_with_its_move() {
+    let mut e = Engine::start(&["gomocup", "--hash", "4"]);
+    e.send("START 15");
+    answer(&mut e);
+    e.send("INFO timeout_turn 60000");
+    e.send("TURN 7,7");
+    std::thread::sleep(Duration::from_millis(200));
+    let t0 = Instant::now();
+    e.send("STOP");
+    xy(&answer(&mut e));
+    assert!(
+        t0.elapsed() < Duration::from_millis(1500),
+        "{:?}",
+        t0.elapsed()
+    );
+    e.send("STOP");
+    e.send("ABOUT");
+    let about = answer(&mut e);
+    assert!(about.starts_with("name="), "{about}");
+    assert!(e.close());
+}
+
 #[test]
 fn swap2_is_answered_in_each_of_its_three_forms() {
     let mut e = brain();

@@ -195,7 +195,9 @@ fn bad_fens_say_what_is_wrong() {
 fn move_text_is_checked_for_syntax_then_legality() {
     let start = Xiangqi::start();
     // (`C2.5` is WXF, read since issue 70; `C0.5` and `X2.5` are neither notation.)
-    for text in ["h2", "h2e22", "j2e2", "h2e", "C0.5", "X2.5", "h2=e2", "h-2e2", ""] {
+    for text in [
+        "h2", "h2e22", "j2e2", "h2e", "C0.5", "X2.5", "h2=e2", "h-2e2", "",
+    ] {
         assert!(
             matches!(start.parse_move(text), Err(MoveError::Syntax { .. })),
             "{text}"

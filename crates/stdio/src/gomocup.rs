@@ -14,8 +14,9 @@
 //!   `max_memory` caps the transposition table at half of it; other keys are accepted and
 //!   ignored. `INFO` is never answered, not even when malformed (the manager reads no answer;
 //!   a malformed one gets a `MESSAGE`).
-//! - Each search sends one `MESSAGE` line per iteration (depth, value, nodes, speed, line),
-//!   which Piskvork shows, then the move as `x,y`.
+//! - Each search sends one `MESSAGE` line per iteration in Rapfi's layout (depth and
+//!   selective depth, value, nodes, nodes per millisecond, time, line), which Piskvork shows
+//!   and Yixin Board and pygomo parse, then the move as `x,y`.
 //! - A command that cannot be carried out (no `START` yet, a stone off the board or on an
 //!   occupied point, a forbidden point, a finished game) is answered `ERROR` with the reason;
 //!   an unknown command `UNKNOWN`. The loop goes on either way.
@@ -527,7 +528,7 @@ impl Gomocup {
             let start = Instant::now();
             let limits = Limits::time(hard);
             let result = session.search(&limits, &mut |r| {
-                send(&out, Reply::Message(progress(r, start)));
+                send(&out, Reply::Message(progress(r, start, &pos)));
                 if start.elapsed() >= soft {
                     stop.store(true, Ordering::Relaxed);
                 }
@@ -561,16 +562,33 @@ fn own_stones(stones: &[(Point, Field)], field: Field) -> Vec<Point> {
         .collect()
 }
 
-/// One iteration as a `MESSAGE` line: depth, value, nodes, speed, time and line.
-fn progress(r: &SearchReport, start: Instant) -> String {
+/// One iteration as a `MESSAGE` line in the layout Rapfi writes and GUIs and client libraries
+/// (Yixin Board, pygomo) read: `depth D-SELDEPTH ev VALUE n NODES n/ms SPEED tm MS pv LINE`,
+/// the line's points as a column letter and a row number counted from the top from 1, as the
+/// protocol counts rows (`x,y` = 7,3 is `h4`).
+fn progress(r: &SearchReport, start: Instant, root: &Gomoku) -> String {
     let ms = start.elapsed().as_millis();
-    let nps = r.stats.nodes as u128 * 1000 / ms.max(1);
+    let per_ms = r.stats.nodes as u128 / ms.max(1);
+    let mut pos = root.clone();
+    let mut line = Vec::new();
+    for text in &r.pv {
+        let Ok(cell) = pos.parse_move(text) else {
+            break;
+        };
+        line.push(format!(
+            "{}{}",
+            char::from(b'a' + cell.x()),
+            u32::from(cell.y()) + 1
+        ));
+        pos.play(cell);
+    }
     format!(
-        "depth {} ev {} n {} nps {nps} tm {ms} pv {}",
+        "depth {}-{} ev {} n {} n/ms {per_ms} tm {ms} pv {}",
         r.depth,
+        r.stats.seldepth.max(r.depth),
         value_text(r.value),
         r.stats.nodes,
-        r.pv.join(" ")
+        line.join(" ")
     )
 }
 

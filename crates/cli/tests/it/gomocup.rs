@@ -114,7 +114,32 @@ fn a_four_is_completed_and_a_four_is_blocked() {
     }
     e.send("12,12,2");
     e.send("DONE");
-    assert_eq!(answer(&mut e), "7,3");
+    let lines = e.until(|l| !l.starts_with("MESSAGE") && !l.starts_with("DEBUG"));
+    assert_eq!(lines.last().unwrap(), "7,3");
+    // The search's lines in Rapfi's layout, as pygomo and Yixin Board read them
+    // (`depth D-S ev V n N n/ms R tm T pv ...`), the points counted from the top as the
+    // protocol counts them: 7,3 is h4.
+    let message = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("MESSAGE depth"))
+        .unwrap();
+    let words: Vec<&str> = message.split_whitespace().collect();
+    assert_eq!(
+        [words[1], words[3], words[5], words[7], words[9], words[11]],
+        ["depth", "ev", "n", "n/ms", "tm", "pv"],
+        "{message}"
+    );
+    let (depth, seldepth) = words[2].split_once('-').unwrap();
+    assert!(
+        depth.parse::<u32>().unwrap() <= seldepth.parse::<u32>().unwrap(),
+        "{message}"
+    );
+    assert!(
+        words[6].parse::<u64>().is_ok() && words[8].parse::<u64>().is_ok(),
+        "{message}"
+    );
+    assert_eq!(words[12], "h4", "{message}");
     // The other way round: White (the brain) must block Black's four at 7,3.
     e.send("RESTART");
     answer(&mut e);

@@ -22,10 +22,15 @@ pub fn describe(s: &dyn Session) -> String {
 
 /// "X wins", "draw".
 pub fn result(s: &dyn Session) -> String {
-    match (s.outcome(), s.winner()) {
-        (None, _) => "game in progress".into(),
+    let how = match (s.outcome(), s.winner()) {
+        (None, _) => return "game in progress".into(),
         (Some(_), Some(side)) => format!("{} wins", s.side_name(side)),
         (Some(_), None) => "draw".into(),
+    };
+    // Why, where the game says more than the result itself (`draw`, `win`).
+    match s.end_reason() {
+        "draw" | "win" => how,
+        why => format!("{how} ({why})"),
     }
 }
 

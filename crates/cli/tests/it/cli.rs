@@ -155,7 +155,7 @@ fn solve_tictactoe() {
         "{out}"
     );
     let out = duel(&["solve", "tictactoe", "-p", "14253"]).success();
-    assert_eq!(field(&out, "value:"), "game over, X wins");
+    assert_eq!(field(&out, "value:"), "game over, X wins (three in a row)");
 }
 
 #[test]
@@ -600,7 +600,10 @@ fn play_undo_takes_back_the_move_and_the_reply() {
 fn play_engine_against_itself_draws_tictactoe() {
     let out = duel(&["play", "tictactoe", "--as", "none"]).success();
     assert_eq!(out.matches("duel (").count(), 9, "{out}");
-    assert!(out.trim_end().ends_with("result: draw"), "{out}");
+    assert!(
+        out.trim_end().ends_with("result: draw (the board is full)"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -611,7 +614,10 @@ fn play_two_humans_to_a_win() {
     )
     .success();
     assert!(out.contains("'8' is not a move in connect4"), "{out}");
-    assert!(out.trim_end().ends_with("result: X wins"), "{out}");
+    assert!(
+        out.trim_end().ends_with("result: X wins (four in a row)"),
+        "{out}"
+    );
     assert!(!out.contains("duel ("), "the engine never moves: {out}");
 }
 

@@ -25,6 +25,13 @@ pub const SOLVE_MIN_STONES: u32 = 1;
 const SOLVE_TAKES: &str = "every move's exact value took 20 minutes here, 9 G nodes";
 
 impl GameInfo for Connect4 {
+    fn end_reason(&self) -> &'static str {
+        match self.outcome() {
+            Some(duel_core::Outcome::Draw) => "the board is full",
+            _ => "four in a row",
+        }
+    }
+
     const TITLE: &'static str = "Connect Four";
     const ALIASES: &'static [&'static str] = &["connectfour", "c4"];
     const NOTATION: &'static str = "columns 1-7; a position is the columns played so far from \

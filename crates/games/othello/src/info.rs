@@ -48,6 +48,14 @@ const SOLVE_TAKES: &str = "solving every move exactly took a minute at 24 empty 
     some 20 minutes at 28 to 30, and hours from 34";
 
 impl GameInfo for Othello {
+    fn end_reason(&self) -> &'static str {
+        // Othello ends when neither side can move; the discs decide.
+        match self.outcome() {
+            Some(duel_core::Outcome::Draw) => "neither side can move, discs equal",
+            _ => "neither side can move, most discs",
+        }
+    }
+
     const TITLE: &'static str = "Othello";
     const ALIASES: &'static [&'static str] = &["reversi"];
     const NOTATION: &'static str = "squares a1..h8, PA for a pass; a position is the 64 squares \

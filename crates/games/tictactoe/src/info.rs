@@ -13,6 +13,13 @@ use duel_core::{
 use crate::{Cell, OpenLines, TicTacToe};
 
 impl GameInfo for TicTacToe {
+    fn end_reason(&self) -> &'static str {
+        match self.outcome() {
+            Some(duel_core::Outcome::Draw) => "the board is full",
+            _ => "three in a row",
+        }
+    }
+
     const TITLE: &'static str = "tic-tac-toe";
     const ALIASES: &'static [&'static str] = &["ttt"];
     const NOTATION: &'static str = "cells 1-9 in reading order; a position is the cells played \

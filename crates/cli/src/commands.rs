@@ -14,7 +14,7 @@ use crate::args::{open_game, EngineArgs, LimitArgs, PositionArgs};
 use crate::show::{self, describe, exact_words, ms};
 
 /// "depth 9", "time 2s, nodes 1000".
-fn describe_limits(l: &Limits) -> String {
+pub fn describe_limits(l: &Limits) -> String {
     let mut parts = Vec::new();
     if let Some(d) = l.depth {
         parts.push(format!("depth {d}"));
@@ -49,6 +49,7 @@ pub fn analyze(
         s.config().threads,
         s.config().tt_mb
     )?;
+    writeln!(out, "scores in {}, from the side to move", s.score_unit())?;
     writeln!(
         out,
         "{:>5}  {:>10}  {:>12}  {:>10}  {:>10}  pv",

@@ -172,6 +172,23 @@ fn game_loop(a: &PlayArgs, s: &mut dyn Session, out: &mut dyn Write) -> Result<(
         Human::None => "duel plays both sides".to_string(),
     };
     writeln!(out, "{}: {who}; {}", s.game(), describe(&*s))?;
+    if a.human != Human::Both {
+        // What a newcomer cannot otherwise tell: how hard duel thinks, and what its scores count.
+        let strength = match (&clocks, a.tc) {
+            (Some(_), Some(tc)) => format!(
+                "on a clock of {} s + {} s a move",
+                tc.base.as_secs_f64(),
+                tc.increment.as_secs_f64()
+            ),
+            _ => format!("to {} a move", crate::commands::describe_limits(&limits)),
+        };
+        writeln!(
+            out,
+            "duel searches {strength} (--depth, --nodes, --time or --tc change it); scores are in \
+             {}, from the side to move",
+            s.score_unit()
+        )?;
+    }
     if a.human != Human::None {
         writeln!(out, "{HELP}")?;
     }

@@ -22,6 +22,13 @@ pub trait Evaluator<G: Game>: Clone + Send + Sync + 'static {
     /// evaluator's own units. Must lie within `±Score::MAX_HEURISTIC`.
     fn evaluate(&self, pos: &G) -> i32;
 
+    /// What one unit of [`Evaluator::evaluate`]'s value is, for people reading a score
+    /// (`centipawns`, `sixteenths of a disc`). The default says only that it is this
+    /// evaluator's own scale.
+    fn unit(&self) -> &'static str {
+        "points of this evaluator's own scale"
+    }
+
     /// Moves that make the position unquiet (captures, immediate threats). Quiescence search
     /// follows only these past the depth limit. The default, none, makes quiescence the static
     /// evaluation.

@@ -27,6 +27,8 @@ pub trait Session: Send {
     fn game(&self) -> &'static str;
     /// The evaluator's name.
     fn evaluator(&self) -> &'static str;
+    /// What one point of the evaluator's scores is ([`duel_core::Evaluator::unit`]).
+    fn score_unit(&self) -> &'static str;
 
     /// Sets the position: the game's text form (empty for the start), then `moves` played on it.
     /// Forgets the moves played before (undo stops here).
@@ -354,6 +356,10 @@ impl<G: GameInfo, E: Evaluator<G>> Session for GameSession<G, E> {
 
     fn evaluator(&self) -> &'static str {
         self.eval.name()
+    }
+
+    fn score_unit(&self) -> &'static str {
+        self.eval.unit()
     }
 
     fn set_position(&mut self, text: &str, moves: &[&str]) -> Result<(), EngineError> {

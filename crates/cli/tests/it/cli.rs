@@ -596,6 +596,27 @@ fn play_undo_takes_back_the_move_and_the_reply() {
     assert!(out.contains("game abandoned"), "{out}");
 }
 
+/// `play`'s first screen says how hard duel searches and what its scores count.
+#[test]
+fn play_states_its_strength_and_score_unit() {
+    let out = duel(&[
+        "play",
+        "chess",
+        "--as",
+        "none",
+        "--depth",
+        "1",
+        "-p",
+        "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+    ])
+    .success();
+    let second = out.lines().nth(1).unwrap();
+    assert!(
+        second.contains("to depth 1 a move") && second.contains("centipawns"),
+        "{out}"
+    );
+}
+
 #[test]
 fn play_engine_against_itself_draws_tictactoe() {
     let out = duel(&["play", "tictactoe", "--as", "none"]).success();

@@ -8,6 +8,17 @@ use duel_engine::{
     SolveStep, SolveStop, Unfinished,
 };
 
+/// Every evaluator says what its scores count (issue 70: no score said its unit).
+#[test]
+fn every_evaluator_names_its_unit() {
+    for g in games().iter().map(|g| g.name) {
+        for e in evaluators(g).unwrap() {
+            let unit = open(g, Some(e)).unwrap().score_unit();
+            assert!(!unit.contains("own scale"), "{g} {e}: {unit}");
+        }
+    }
+}
+
 #[test]
 fn dispatch_by_name() {
     for g in games().iter().map(|g| g.name) {

@@ -68,6 +68,10 @@ pub(crate) use pst_hooks;
 pub struct Material;
 
 impl Evaluator<Chess> for Material {
+    fn unit(&self) -> &'static str {
+        "centipawns (a pawn is 100)"
+    }
+
     fn name(&self) -> &'static str {
         "material"
     }
@@ -161,6 +165,10 @@ impl Pst {
 }
 
 impl Evaluator<Chess> for Pst {
+    fn unit(&self) -> &'static str {
+        "centipawns (a pawn is 100)"
+    }
+
     fn name(&self) -> &'static str {
         "pst"
     }

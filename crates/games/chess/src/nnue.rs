@@ -669,6 +669,10 @@ impl Net {
 const VALUE_BOUND: i32 = 20_000;
 
 impl Evaluator<Chess> for Net {
+    fn unit(&self) -> &'static str {
+        "centipawns as the searches it learnt from score them"
+    }
+
     fn name(&self) -> &'static str {
         "net"
     }

@@ -188,6 +188,10 @@ fn column_hint(b: &Board, ours: u64, theirs: u64, col: Column) -> i32 {
 }
 
 impl Evaluator<Connect4> for Threats {
+    fn unit(&self) -> &'static str {
+        "threat points (a threat is 20)"
+    }
+
     fn name(&self) -> &'static str {
         "threats"
     }

@@ -278,6 +278,10 @@ impl Gomoku {
 }
 
 impl Evaluator<Gomoku> for Textbook {
+    fn unit(&self) -> &'static str {
+        "line-pattern points (a five next move is 20,000)"
+    }
+
     fn name(&self) -> &'static str {
         "textbook"
     }

@@ -540,6 +540,10 @@ fn sides(pos: &Gomoku) -> (usize, usize) {
 }
 
 impl Evaluator<Gomoku> for Patterns {
+    fn unit(&self) -> &'static str {
+        "pattern points (a four is about 600, a five next move 20,000)"
+    }
+
     fn name(&self) -> &'static str {
         "patterns"
     }

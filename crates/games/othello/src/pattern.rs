@@ -652,6 +652,10 @@ pub fn probcut_sigma(empties: u32, deep: u32, shallow: u32) -> i32 {
 }
 
 impl Evaluator<Othello> for Pattern {
+    fn unit(&self) -> &'static str {
+        "sixteenths of a disc of final margin (16 is one disc)"
+    }
+
     fn name(&self) -> &'static str {
         "patterns"
     }

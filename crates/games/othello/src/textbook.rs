@@ -136,6 +136,10 @@ impl Textbook {
 const X_TO_CORNER: [(u8, u8); 4] = [(9, 0), (14, 7), (49, 56), (54, 63)];
 
 impl Evaluator<Othello> for Textbook {
+    fn unit(&self) -> &'static str {
+        "the text's weighted-square and mobility points"
+    }
+
     fn name(&self) -> &'static str {
         "textbook"
     }

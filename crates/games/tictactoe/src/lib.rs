@@ -261,6 +261,10 @@ impl OpenLines {
 }
 
 impl Evaluator<TicTacToe> for OpenLines {
+    fn unit(&self) -> &'static str {
+        "open lines (lines still open to the side to move less those open to the other)"
+    }
+
     fn name(&self) -> &'static str {
         "open-lines"
     }

@@ -94,6 +94,10 @@ fn value(sq: Square, piece: Piece) -> i32 {
 pub struct Material;
 
 impl Evaluator<Xiangqi> for Material {
+    fn unit(&self) -> &'static str {
+        "hundredths of a soldier (a chariot is 900)"
+    }
+
     fn name(&self) -> &'static str {
         "material"
     }

@@ -463,6 +463,10 @@ impl Strong {
 }
 
 impl Evaluator<Xiangqi> for Strong {
+    fn unit(&self) -> &'static str {
+        "hundredths of a soldier as the fitted weights count it (a chariot about 1,200)"
+    }
+
     fn name(&self) -> &'static str {
         "strong"
     }

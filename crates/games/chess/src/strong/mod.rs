@@ -131,6 +131,10 @@ impl Strong {
 }
 
 impl Evaluator<Chess> for Strong {
+    fn unit(&self) -> &'static str {
+        "centipawns as the fitted weights count them (a pawn 77 to 104)"
+    }
+
     fn name(&self) -> &'static str {
         "strong"
     }

@@ -190,7 +190,7 @@ mod tests {
         }
         assert_eq!(
             judge(&ttt, 5, MAX_PLIES),
-            Some((GameResult::FirstWins, "win".into()))
+            Some((GameResult::FirstWins, "three in a row".into()))
         );
         assert_eq!(
             judge(&duel_chess::Chess::start(), MAX_PLIES, MAX_PLIES),

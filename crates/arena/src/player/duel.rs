@@ -34,6 +34,7 @@ const SWITCHES: &[(&str, Set<bool>)] = &[
     ("exchange", |c, on| c.profile.exchange_pruning = on),
     ("sparechecks", |c, on| c.profile.exchange_spares_checks = on),
     ("correction", |c, on| c.profile.correction = on),
+    ("extensions", |c, on| c.extensions = on),
 ];
 
 /// The search margins a spec may set, by name, in the evaluator's units (0 turns them off).
@@ -50,7 +51,7 @@ const KEYS: &[&str] = &["eval", "file", "hash", "threads", "nodes", "depth"];
 /// of the game), `file` (its weights), `hash` (MiB), `threads`, `nodes` and `depth` (its own
 /// limit per move, instead of the match's), the search switches (`tt`, `aspiration`, `mtdf`,
 /// `quiescence`, `nullmove`, `lmr`, `exact`, `iterative`, `iir`, `lmp`, `improving`,
-/// `continuation`, `exchange`, `correction`: `on` or `off`) and margins (`futility`,
+/// `continuation`, `exchange`, `correction`, `extensions`: `on` or `off`) and margins (`futility`,
 /// `singular`, and `probcut`, Multi-ProbCut's selectivity in hundredths of a sigma). Unset
 /// options are the game's own (its search profile), on one thread.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -301,6 +302,11 @@ mod tests {
         assert_eq!(s.nodes, Some(2000));
         let c = s.config::<duel_chess::Chess>();
         assert!(!c.profile.lmr && c.profile.futility == 0 && c.profile.null_move && c.threads == 1);
+        let c = DuelSpec::parse("duel:extensions=off,probcut=150")
+            .unwrap()
+            .unwrap()
+            .config::<duel_chess::Chess>();
+        assert!(!c.extensions && c.profile.probcut == 150);
         for (bad, says) in [
             ("duel:eval", "KEY=VALUE"),
             ("duel:nodes=0", "nodes"),

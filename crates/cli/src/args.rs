@@ -79,7 +79,8 @@ impl PositionArgs {
 /// When a search stops. With none given, a depth chosen for the game.
 #[derive(Debug, Clone, Args)]
 pub struct LimitArgs {
-    /// Search to this depth (plies).
+    /// Search to this depth (plies). With no --depth, --nodes or --time: the game's own
+    /// depth, which `duel games` shows.
     #[arg(long, short = 'd', value_name = "N", value_parser = clap::value_parser!(u32).range(1..=200))]
     pub depth: Option<u32>,
     /// Stop after about this many nodes.

@@ -397,6 +397,11 @@ pub fn games(out: &mut dyn Write) -> Result<()> {
         }
         writeln!(out, "  protocols:   {}", protocols.join(", "))?;
         writeln!(out, "  notation:    {}", g.notation)?;
+        let depth = duel_engine::open(g.name, None)?.default_depth();
+        writeln!(
+            out,
+            "  search:      depth {depth} when no limit is given (analyze, play)"
+        )?;
         if !g.variants.is_empty() {
             writeln!(out, "  variants:    {}", g.variants)?;
         }

@@ -80,7 +80,7 @@ impl PositionArgs {
 #[derive(Debug, Clone, Args)]
 pub struct LimitArgs {
     /// Search to this depth (plies). With no --depth, --nodes or --time: the game's own
-    /// depth, which `duel games` shows.
+    /// depth, which `duel games` shows (play: its --level).
     #[arg(long, short = 'd', value_name = "N", value_parser = clap::value_parser!(u32).range(1..=200))]
     pub depth: Option<u32>,
     /// Stop after about this many nodes.

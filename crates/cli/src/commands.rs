@@ -400,7 +400,7 @@ pub fn games(out: &mut dyn Write) -> Result<()> {
         let depth = duel_engine::open(g.name, None)?.default_depth();
         writeln!(
             out,
-            "  search:      depth {depth} when no limit is given (analyze, play)"
+            "  search:      depth {depth} when no limit is given (analyze; play: --level, 1 s a move)"
         )?;
         if !g.variants.is_empty() {
             writeln!(out, "  variants:    {}", g.variants)?;

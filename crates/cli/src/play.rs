@@ -46,8 +46,43 @@ pub struct PlayArgs {
     pub record: Option<std::path::PathBuf>,
     /// A game clock for duel, seconds plus increment (`60+1`; `2/move` is --time 2s): each
     /// move within the time manager's limits, the clock shown after it. Yours is not kept.
-    #[arg(long, value_name = "TC", value_parser = TimeControl::parse, conflicts_with_all = ["depth", "nodes", "time"])]
+    #[arg(long, value_name = "TC", value_parser = TimeControl::parse, conflicts_with_all = ["depth", "nodes", "time", "level"])]
     pub tc: Option<TimeControl>,
+    /// How hard duel plays, 1 to 10, when no --depth, --nodes, --time or --tc is given: 1 to 4
+    /// look that many plies ahead (a beginner can win), 5 to 10 think 0.1, 0.3, 1, 3, 10 and
+    /// 30 s a move. Default 7: a second a move.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=LEVELS as i64), conflicts_with_all = ["depth", "nodes", "time"])]
+    pub level: Option<u8>,
+}
+
+/// The number of levels, and the one `play` takes when given no strength at all.
+const LEVELS: u8 = 10;
+const DEFAULT_LEVEL: u8 = 7;
+
+/// A search's limits as the first screen says them: "thinks 1 s a move", "searches to depth 3
+/// a move".
+fn per_move(l: &Limits) -> String {
+    match l {
+        Limits {
+            depth: None,
+            nodes: None,
+            time: Some(t),
+        } => format!("thinks {} s a move", t.as_secs_f64()),
+        _ => format!("searches to {} a move", crate::commands::describe_limits(l)),
+    }
+}
+
+/// What a level searches to: a depth at the bottom, where a fixed horizon is what makes duel
+/// beatable, and above that a time, which plays as well as the machine allows.
+fn level_limits(level: u8) -> Limits {
+    const TIMES_MS: [u64; 6] = [100, 300, 1_000, 3_000, 10_000, 30_000];
+    match level {
+        1..=4 => Limits::depth(u32::from(level)),
+        _ => {
+            let i = usize::from(level.clamp(5, LEVELS) - 5);
+            Limits::time(Duration::from_millis(TIMES_MS[i]))
+        }
+    }
 }
 
 /// Kept back on each of duel's moves under `--tc`, for the terminal and the scheduler.
@@ -140,7 +175,14 @@ fn player_names(human: Human) -> [&'static str; 2] {
 }
 
 fn game_loop(a: &PlayArgs, s: &mut dyn Session, out: &mut dyn Write) -> Result<()> {
-    let mut limits = a.limits.limits(&*s);
+    let given = a.limits.depth.is_some() || a.limits.nodes.is_some() || a.limits.time.is_some();
+    // A level when no other strength is given: `play` is for people, and a fixed default
+    // depth would answer at once in one game and take long in another.
+    let level = (!given && a.tc.is_none()).then(|| a.level.unwrap_or(DEFAULT_LEVEL));
+    let mut limits = match level {
+        Some(l) => level_limits(l),
+        None => a.limits.limits(&*s),
+    };
     let mut clocks = None;
     match a.tc {
         Some(TimeControl {
@@ -176,16 +218,20 @@ fn game_loop(a: &PlayArgs, s: &mut dyn Session, out: &mut dyn Write) -> Result<(
         // What a newcomer cannot otherwise tell: how hard duel thinks, and what its scores count.
         let strength = match (&clocks, a.tc) {
             (Some(_), Some(tc)) => format!(
-                "on a clock of {} s + {} s a move",
+                "plays on a clock of {} s + {} s a move",
                 tc.base.as_secs_f64(),
                 tc.increment.as_secs_f64()
             ),
-            _ => format!("to {} a move", crate::commands::describe_limits(&limits)),
+            _ => per_move(&limits),
+        };
+        let level = match level {
+            Some(l) => format!("level {l} of {LEVELS}; "),
+            None => String::new(),
         };
         writeln!(
             out,
-            "duel searches {strength} (--depth, --nodes, --time or --tc change it); scores are in \
-             {}, from the side to move",
+            "duel {strength} ({level}--level 1-{LEVELS}, --depth, --nodes, --time or --tc \
+             change it); scores are in {}, from the side to move",
             s.score_unit()
         )?;
     }

@@ -617,6 +617,28 @@ fn play_states_its_strength_and_score_unit() {
     );
 }
 
+/// With no limit `play` plays at a level: a second a move by default, a ply ahead at level 1;
+/// a level and a limit together are refused.
+#[test]
+fn play_levels() {
+    let out = duel_with_input(&["play", "chess"], "quit\n").success();
+    let second = out.lines().nth(1).unwrap();
+    assert!(
+        second.contains("thinks 1 s a move (level 7 of 10;"),
+        "{out}"
+    );
+    let out = duel_with_input(&["play", "chess", "--level", "1"], "e4\nquit\n").success();
+    assert!(
+        out.contains("searches to depth 1 a move (level 1 of 10;"),
+        "{out}"
+    );
+    assert!(out.contains(", depth 1, pv "), "{out}");
+    duel(&["play", "chess", "--level", "0"]).failure(&["--level", "'0'"]);
+    duel(&["play", "chess", "--level", "11"]).failure(&["--level", "'11'"]);
+    duel(&["play", "chess", "--level", "3", "--time", "1s"]).failure(&["cannot be used with"]);
+    duel(&["play", "chess", "--level", "3", "--tc", "60+1"]).failure(&["cannot be used with"]);
+}
+
 #[test]
 fn play_engine_against_itself_draws_tictactoe() {
     let out = duel(&["play", "tictactoe", "--as", "none"]).success();

@@ -6,6 +6,19 @@ use std::fmt;
 /// in `n` plies is `-(WIN - n)`, and every heuristic value lies strictly between the two ranges.
 /// Shorter wins therefore score higher, and the distance survives the transposition table once
 /// [`Score::to_tt`] and [`Score::from_tt`] re-base it on the node.
+///
+/// ```
+/// use duel_core::Score;
+///
+/// let win = Score::win_in(3);
+/// assert!(win.is_win() && win > Score::win_in(5)); // sooner is better
+/// assert_eq!(win.plies_to_end(), Some(3));
+/// assert_eq!((-win).plies_to_end(), Some(3)); // the loser's view of the same line
+/// assert_eq!(Score::heuristic(40).plies_to_end(), None);
+/// // Stored in a table at a node 2 plies below the root, read back there: unchanged.
+/// assert_eq!(win.to_tt(2).from_tt(2), win);
+/// assert_eq!(win.to_string(), "win in 3");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Score(pub i32);
 

@@ -22,6 +22,34 @@ use crate::{EngineError, Limits, SearchConfig, Searcher, Solution, SolveLimits, 
 /// What a front end can do with a game chosen at run time. Every method works on text and typed
 /// reports; the search itself runs in the generic [`GameSession`] behind it, so the only dynamic
 /// call is the one that starts it.
+///
+/// ```
+/// use duel_engine::{Algorithm, Limits, Reference, SolveLimits};
+///
+/// let mut s = duel_engine::open("connect4", None).unwrap();
+/// s.set_position("444", &[]).unwrap();
+///
+/// // The engine search, to a depth; its moves are in the game's notation.
+/// let r = s.search(&Limits::depth(8), &mut |_| {}).unwrap();
+/// assert!(s.legal_moves().contains(r.best.as_ref().unwrap()));
+///
+/// // Every exact algorithm of the texts agrees with minimax at the same depth.
+/// let rows = s.compare(3, &Algorithm::ALL).unwrap();
+/// let minimax = rows[0].report.value;
+/// assert!(rows.iter().filter(|r| r.algorithm.is_exact()).all(|r| r.report.value == minimax));
+///
+/// // The tree alpha-beta explores, node by node, refused beyond 10,000 nodes.
+/// let (report, root) = s.tree(Reference::AlphaBetaSoft, 2, 10_000).unwrap();
+/// assert_eq!(root.children.len(), 7);
+/// let minimax = s.run(Algorithm::Reference(Reference::Minimax), 2).unwrap();
+/// assert_eq!(report.value, minimax.value);
+///
+/// // The exact value of a position near the end, and of each move.
+/// let mut end = duel_engine::open("tictactoe", None).unwrap();
+/// end.set_position("5137", &[]).unwrap();
+/// let solution = end.solve(&SolveLimits::default(), &mut |_| {}).unwrap();
+/// assert_eq!(solution.moves.len(), 5);
+/// ```
 pub trait Session: Send {
     /// The game's name (`tictactoe`, `connect4`).
     fn game(&self) -> &'static str;

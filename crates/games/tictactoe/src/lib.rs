@@ -4,6 +4,21 @@
 //! number and a position is the string of cells played from the empty board (`"519"`: X in the
 //! centre, O top-left, X bottom-right), like Connect Four's column strings. The game stops as
 //! soon as a side has three in a row.
+//!
+//! ```
+//! use duel_core::{Evaluator, Game, Outcome};
+//! use duel_tictactoe::{OpenLines, TicTacToe};
+//!
+//! let mut pos = TicTacToe::start();
+//! assert_eq!(OpenLines.evaluate(&pos), 0); // nobody ahead on the empty board
+//! for cell in ["1", "4", "2", "5"] {
+//!     pos.play(pos.parse_move(cell).unwrap());
+//! }
+//! assert!(pos.parse_move("5").is_err()); // taken
+//! pos.play(pos.parse_move("3").unwrap()); // 1-2-3: the top row
+//! assert_eq!(pos.outcome(), Some(Outcome::Loss)); // for O, to move
+//! assert_eq!(pos.to_text(), "14253");
+//! ```
 
 mod info;
 

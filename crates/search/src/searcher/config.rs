@@ -5,6 +5,23 @@ use std::time::Duration;
 use duel_core::SearchProfile;
 
 /// When to stop. All `None`: until stopped from outside, or until the value is proven.
+///
+/// ```
+/// use std::time::Duration;
+/// use duel_core::Game;
+/// use duel_search::{Limits, SearchConfig, Searcher};
+/// use duel_tictactoe::{OpenLines, TicTacToe};
+///
+/// let mut searcher = Searcher::new(OpenLines, SearchConfig::default());
+/// let pos = TicTacToe::start();
+/// // Whichever limit comes first stops the search.
+/// let limits = Limits { depth: Some(4), time: Some(Duration::from_secs(5)), ..Limits::default() };
+/// let r = searcher.search(&pos, &limits, |_| {});
+/// assert_eq!(r.depth, 4);
+/// // With no limit at all, tic-tac-toe is searched to its end: a draw.
+/// let r = searcher.search(&pos, &Limits::default(), |_| {});
+/// assert_eq!(r.value, duel_core::Score::DRAW);
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Limits {
     /// Complete iterations up to this depth; a depth past the ply limit (`Score::MAX_PLY` −

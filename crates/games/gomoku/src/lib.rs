@@ -167,11 +167,43 @@ pub struct Gomoku {
     /// cells around it on that line (see [`line_codes`]), kept as stones come and go so that
     /// reading a cell's patterns is four lookups, not thirty-two board reads.
     lines: [[[u16; 2]; 4]; PADDED],
+    /// Per padded cell, kept for every empty cell of the board: what each colour's line
+    /// patterns make there by the tables, before the rules' corrections (see [`patterns`]).
+    reads: [patterns::Read; PADDED],
+    /// Per padded cell, the stones within two (square): an empty cell with one is a cell the
+    /// evaluation reads.
+    near2: [u8; PADDED],
+    /// The cells the evaluation reads (empty, a stone within two), and per colour those of
+    /// them whose threat is a double three or more, where the rules may correct it.
+    read_set: CellSet,
+    strong: [CellSet; 2],
+    /// Per colour (index 0 Black), the feature counts of the cells read, and how many of them
+    /// make each threat, before the rules' corrections: the evaluation adds the corrections
+    /// of the few strong cells to these instead of reading the board.
+    sums: [[i32; weights::N_FEATURES]; 2],
+    threat_counts: [[u16; patterns::N_THREATS]; 2],
     history: [Cell; CELLS],
     len: u16,
     hash: u64,
     /// The last move made a winning line.
     won: bool,
+}
+
+/// A set of cells by index.
+pub(crate) type CellSet = [u64; CELLS.div_ceil(64)];
+
+/// The cells of `set`, in index order.
+pub(crate) fn members(set: &CellSet) -> impl Iterator<Item = Cell> + '_ {
+    set.iter().enumerate().flat_map(|(w, &word)| {
+        let mut bits = word;
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let i = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                Cell::from_index(w * 64 + i)
+            })
+        })
+    })
 }
 
 impl fmt::Debug for Gomoku {
@@ -205,17 +237,29 @@ impl Gomoku {
                 lines[p] = line_codes(&board, p);
             }
         }
-        Gomoku {
+        let mut pos = Gomoku {
             variant,
             board,
             near: [0; PADDED],
             empty,
             lines,
+            reads: [patterns::Read::default(); PADDED],
+            near2: [0; PADDED],
+            read_set: [0; CELLS.div_ceil(64)],
+            strong: [[0; CELLS.div_ceil(64)]; 2],
+            sums: [[0; weights::N_FEATURES]; 2],
+            threat_counts: [[0; patterns::N_THREATS]; 2],
             history: [Cell::default(); CELLS],
             len: 0,
             hash: variant_key(variant),
             won: false,
+        };
+        for y in 0..variant.height {
+            for x in 0..variant.width {
+                pos.reread(Cell::new(x, y).padded());
+            }
         }
+        pos
     }
 
     /// The rule and the board size.
@@ -363,22 +407,26 @@ impl Gomoku {
 
     /// The empty cells in index order.
     fn empty_cells(&self) -> impl Iterator<Item = Cell> + '_ {
-        self.empty.iter().enumerate().flat_map(|(w, &word)| {
-            let mut bits = word;
-            std::iter::from_fn(move || {
-                (bits != 0).then(|| {
-                    let i = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    Cell::from_index(w * 64 + i)
-                })
-            })
-        })
+        members(&self.empty)
     }
 
     /// Puts (`add`) or takes away a stone of `colour` on `cell`, keeping the hash, the empty
     /// set and the renju counts.
     #[inline]
     fn toggle(&mut self, cell: Cell, colour: u8, add: bool) {
+        self.place(cell, colour, add);
+        self.reread_near(cell.padded(), add);
+    }
+
+    /// [`Gomoku::toggle`] without the cells' reads: for a stone put down and taken back at
+    /// once, where only the board, the line patterns and the rules are asked in between.
+    fn toggle_unread(&mut self, cell: Cell, colour: u8, add: bool) {
+        self.place(cell, colour, add);
+    }
+
+    /// Puts down or takes away a stone: the board, the line patterns, the hash and the counts
+    /// of stones near each cell.
+    fn place(&mut self, cell: Cell, colour: u8, add: bool) {
         let p = cell.padded();
         let i = cell.index();
         self.board[p] = if add { colour } else { EMPTY };
@@ -397,6 +445,13 @@ impl Gomoku {
             }
         }
         self.hash ^= KEYS[(colour - 1) as usize * CELLS + i] ^ SIDE_KEY;
+        for q in patterns::square2(p) {
+            if add {
+                self.near2[q] += 1;
+            } else {
+                self.near2[q] -= 1;
+            }
+        }
         if colour == BLACK && self.rule() == Rule::Renju {
             for d in DIRECTIONS {
                 for k in 1..=renju::NEAR_REACH {

@@ -22,6 +22,17 @@
 //! within two (square) of a stone are read: every cell a four or better can come from is
 //! there.
 //!
+//! **Kept readings.** The position keeps each empty cell's reading (its kinds and their
+//! threat per side, by the tables), the set of cells the evaluation reads, and per side the
+//! feature counts over those cells and how many make each threat. A stone changes one
+//! direction of the cells four each way on its lines and the count of stones near the square
+//! around it: those are read again, and only what changed moves in the sums
+//! ([`Gomoku::reread_near`]). The rules' corrections (a five they do not count, renju's
+//! forbidden points) are made when the evaluation asks, on the few cells whose threat is a
+//! double three or more, which the position keeps as a set per side. So the evaluation and
+//! the noisy moves read no board, and a test compares all of it with a reading from scratch
+//! after random moves and takebacks under every rule.
+//!
 //! **Evaluation** (side to move aware): a five for the side to move wins next move; two fives
 //! of the side waiting lose; an open four (or double four) for the side to move, or a
 //! four-three with the side waiting having no four, wins soon; otherwise (the ordinary
@@ -53,7 +64,7 @@ use std::sync::{Arc, OnceLock};
 use duel_core::{Evaluator, Game, Side};
 
 use crate::weights::{Features, PatternWeights, N_FEATURES};
-use crate::{colour, Cell, Gomoku, Rule, CELLS, DIRECTIONS, EMPTY, MAX_SIZE};
+use crate::{cell_of_padded, colour, members, Cell, CellSet, Gomoku, Rule, DIRECTIONS, EMPTY};
 
 /// The shape one direction gives a side at a cell, weakest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -115,8 +126,11 @@ pub enum Threat {
     Five,
 }
 
+/// The number of threats.
+pub(crate) const N_THREATS: usize = 7;
+
 /// Every threat, by index.
-pub(crate) const THREATS: [Threat; 7] = [
+pub(crate) const THREATS: [Threat; N_THREATS] = [
     Threat::None,
     Threat::Three,
     Threat::DoubleThree,
@@ -125,6 +139,44 @@ pub(crate) const THREATS: [Threat; 7] = [
     Threat::OpenFour,
     Threat::Five,
 ];
+
+/// The threat four directions' kinds make together, by the kinds' indices `a + 10b + 100c +
+/// 1000d`: a lookup where the search reads cells again after every stone.
+static COMBINED: [Threat; 10_000] = combined();
+
+const fn combined() -> [Threat; 10_000] {
+    let mut table = [Threat::None; 10_000];
+    let mut i = 0;
+    while i < 10_000 {
+        // How many directions have each kind.
+        let mut n = [0u8; 10];
+        let mut rest = i;
+        let mut dir = 0;
+        while dir < 4 {
+            n[rest % 10] += 1;
+            rest /= 10;
+            dir += 1;
+        }
+        let (fours, threes) = (n[Kind::Block4 as usize], n[Kind::Flex3 as usize]);
+        table[i] = if n[Kind::Five as usize] > 0 {
+            Threat::Five
+        } else if n[Kind::Flex4 as usize] > 0 || fours >= 2 {
+            Threat::OpenFour
+        } else if fours == 1 && threes > 0 {
+            Threat::FourThree
+        } else if fours == 1 {
+            Threat::Four
+        } else if threes >= 2 {
+            Threat::DoubleThree
+        } else if threes == 1 {
+            Threat::Three
+        } else {
+            Threat::None
+        };
+        i += 1;
+    }
+    table
+}
 
 /// Weight of each [`Kind`] in a cell's score, by kind.
 pub const KIND_WEIGHT: [i32; 10] = [0, 1, 2, 4, 12, 10, 40, 50, 200, 1_000];
@@ -290,35 +342,38 @@ fn exact_fives(rule: Rule) -> [bool; 2] {
     }
 }
 
-/// One cell read for both sides: per colour (index 0 Black), its kinds in the four
-/// directions.
-#[derive(Debug, Clone, Copy)]
-struct Read {
+/// One cell read for both sides by the tables: per colour (index 0 Black), its kinds in the
+/// four directions and the threat they make together, before the rules' corrections (a five
+/// the rules do not count, renju's forbidden points).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Read {
     kinds: [[Kind; 4]; 2],
+    threat: [Threat; 2],
+}
+
+impl Default for Read {
+    fn default() -> Self {
+        Read {
+            kinds: [[Kind::None; 4]; 2],
+            threat: [Threat::None; 2],
+        }
+    }
 }
 
 impl Read {
-    fn threat(&self, c: usize) -> Threat {
-        let mut n = [0u8; 10];
-        for k in self.kinds[c] {
-            n[k as usize] += 1;
-        }
-        let (fours, threes) = (n[Kind::Block4 as usize], n[Kind::Flex3 as usize]);
-        if n[Kind::Five as usize] > 0 {
-            Threat::Five
-        } else if n[Kind::Flex4 as usize] > 0 || fours >= 2 {
-            Threat::OpenFour
-        } else if fours == 1 && threes > 0 {
-            Threat::FourThree
-        } else if fours == 1 {
-            Threat::Four
-        } else if threes >= 2 {
-            Threat::DoubleThree
-        } else if threes == 1 {
-            Threat::Three
-        } else {
-            Threat::None
-        }
+    fn of_kinds(kinds: [[Kind; 4]; 2]) -> Read {
+        let mut read = Read {
+            kinds,
+            threat: [Threat::None; 2],
+        };
+        read.threat = [read.combine(0), read.combine(1)];
+        read
+    }
+
+    #[inline]
+    fn combine(&self, c: usize) -> Threat {
+        let [a, b, c2, d] = self.kinds[c].map(|k| k as usize);
+        COMBINED[a + 10 * b + 100 * c2 + 1000 * d]
     }
 
     fn score(&self, c: usize, threat: Threat) -> i32 {
@@ -330,11 +385,46 @@ impl Read {
     }
 }
 
-/// A set of cells by index.
-type CellSet = [u64; CELLS.div_ceil(64)];
+/// The eight cells a knight's move from `p`: the square of side five around `p` without its
+/// four lines.
+fn knight(p: usize) -> [usize; 8] {
+    let (row, col) = (DIRECTIONS[1], DIRECTIONS[0]);
+    [
+        p - 2 * row - col,
+        p - 2 * row + col,
+        p - row - 2 * col,
+        p - row + 2 * col,
+        p + row - 2 * col,
+        p + row + 2 * col,
+        p + 2 * row - col,
+        p + 2 * row + col,
+    ]
+}
+
+/// The 24 cells within two (square) of `p`, `p` left out.
+pub(crate) fn square2(p: usize) -> impl Iterator<Item = usize> {
+    DIRECTIONS
+        .into_iter()
+        .flat_map(move |d| [p + d, p - d, p + 2 * d, p - 2 * d])
+        .chain(knight(p))
+}
+
+#[inline]
+fn holds(set: &CellSet, i: usize) -> bool {
+    set[i / 64] >> (i % 64) & 1 == 1
+}
+
+#[inline]
+fn put(set: &mut CellSet, i: usize, on: bool) {
+    if on {
+        set[i / 64] |= 1 << (i % 64);
+    } else {
+        set[i / 64] &= !(1 << (i % 64));
+    }
+}
 
 impl Gomoku {
-    /// The kinds of the empty padded cell `p` for both colours.
+    /// The kinds of the empty padded cell `p` for both colours, read from its line patterns.
     fn read_cell(&self, p: usize, exact: [bool; 2]) -> Read {
         let t = tables();
         let mut kinds = [[Kind::None; 4]; 2];
@@ -342,26 +432,190 @@ impl Gomoku {
             kinds[0][i] = t[usize::from(exact[0])][usize::from(codes[0])];
             kinds[1][i] = t[usize::from(exact[1])][usize::from(codes[1])];
         }
-        Read { kinds }
+        Read::of_kinds(kinds)
     }
 
-    /// The empty cells within two (square) of a stone.
-    fn near2(&self) -> CellSet {
-        let mut set = [0u64; CELLS.div_ceil(64)];
-        let (w, h) = (self.width() as i32, self.height() as i32);
-        for &s in self.moves_played() {
-            let (x, y) = (s.x() as i32, s.y() as i32);
-            for ny in (y - 2).max(0)..=(y + 2).min(h - 1) {
-                for nx in (x - 2).max(0)..=(x + 2).min(w - 1) {
-                    let i = ny as usize * MAX_SIZE as usize + nx as usize;
-                    set[i / 64] |= 1 << (i % 64);
+    /// After a stone came to (`add`) or left padded cell `p`: reads again what it changed and
+    /// moves into the sums only what changed. The cells are `p` itself, the four cells each
+    /// way on its lines (one direction of their line patterns changed) and the eight a
+    /// knight's move away (with the lines' cells within two, the square whose count of stones
+    /// near changed by one: a cell may start or stop being read).
+    pub(crate) fn reread_near(&mut self, p: usize, add: bool) {
+        let exact = exact_fives(self.rule());
+        let t = tables();
+        // The stones near a cell of the square before this one came or went.
+        let before = |now: u8| if add { now - 1 } else { now + 1 };
+        if add {
+            if self.near2[p] > 0 {
+                let old = self.reads[p];
+                self.count(p, &old, -1);
+            }
+        } else {
+            self.reread(p);
+        }
+        for (dir, d) in DIRECTIONS.into_iter().enumerate() {
+            for k in 1..=4 {
+                for q in [p + k * d, p - k * d] {
+                    if self.board[q] != EMPTY {
+                        continue;
+                    }
+                    let old = self.reads[q];
+                    let codes = self.lines[q][dir];
+                    let black = t[usize::from(exact[0])][usize::from(codes[0])];
+                    let white = t[usize::from(exact[1])][usize::from(codes[1])];
+                    let is = self.near2[q] > 0;
+                    let was = if k <= 2 {
+                        before(self.near2[q]) > 0
+                    } else {
+                        is
+                    };
+                    // Most stones change no kind of the cells three and four away.
+                    let same = old.kinds[0][dir] == black && old.kinds[1][dir] == white;
+                    if same && was == is {
+                        continue;
+                    }
+                    let new = if same {
+                        old
+                    } else {
+                        let mut kinds = old.kinds;
+                        kinds[0][dir] = black;
+                        kinds[1][dir] = white;
+                        Read::of_kinds(kinds)
+                    };
+                    self.reads[q] = new;
+                    if was && is {
+                        if !same {
+                            self.recount(q, &old, &new);
+                        }
+                    } else if was {
+                        self.count(q, &old, -1);
+                    } else if is {
+                        self.count(q, &new, 1);
+                    }
                 }
             }
         }
-        for (s, e) in set.iter_mut().zip(self.empty.iter()) {
-            *s &= e;
+        for q in knight(p) {
+            if self.board[q] == EMPTY {
+                let (was, is) = (before(self.near2[q]) > 0, self.near2[q] > 0);
+                if was != is {
+                    let read = self.reads[q];
+                    self.count(q, &read, if is { 1 } else { -1 });
+                }
+            }
         }
-        set
+    }
+
+    /// Reads padded cell `p` again if it is empty, and counts it if the evaluation reads it:
+    /// for a board being set up, where nothing was counted yet.
+    pub(crate) fn reread(&mut self, p: usize) {
+        if self.board[p] != EMPTY {
+            return;
+        }
+        self.reads[p] = self.read_cell(p, exact_fives(self.rule()));
+        if self.near2[p] > 0 {
+            let read = self.reads[p];
+            self.count(p, &read, 1);
+        }
+    }
+
+    /// Adds (`sign` 1) or takes away (-1) the read cell `p`, read as `read`, in the sums, the
+    /// threat counts and the sets.
+    fn count(&mut self, p: usize, read: &Read, sign: i32) {
+        let i = cell_of_padded(p).index();
+        put(&mut self.read_set, i, sign > 0);
+        for c in 0..2 {
+            for &k in &read.kinds[c] {
+                if let Some(f) = kind_feature(k) {
+                    self.sums[c][f] += sign;
+                }
+            }
+            self.count_threat(i, c, read.threat[c], sign);
+        }
+    }
+
+    /// A read cell `p` that stays read, read `old` before and `new` now: only the kinds and
+    /// threats that changed move.
+    fn recount(&mut self, p: usize, old: &Read, new: &Read) {
+        let i = cell_of_padded(p).index();
+        for c in 0..2 {
+            for (&a, &b) in old.kinds[c].iter().zip(&new.kinds[c]) {
+                if a != b {
+                    if let Some(f) = kind_feature(a) {
+                        self.sums[c][f] -= 1;
+                    }
+                    if let Some(f) = kind_feature(b) {
+                        self.sums[c][f] += 1;
+                    }
+                }
+            }
+            if old.threat[c] != new.threat[c] {
+                self.count_threat(i, c, old.threat[c], -1);
+                self.count_threat(i, c, new.threat[c], 1);
+            }
+        }
+    }
+
+    /// Counts (`sign` 1) or uncounts (-1) threat `t` of colour `c` at cell index `i`.
+    #[inline]
+    fn count_threat(&mut self, i: usize, c: usize, t: Threat, sign: i32) {
+        if let Some(f) = threat_feature(t) {
+            self.sums[c][f] += sign;
+        }
+        let n = &mut self.threat_counts[c][t as usize];
+        *n = n.wrapping_add_signed(sign as i16);
+        if t >= Threat::DoubleThree {
+            put(&mut self.strong[c], i, sign > 0);
+        }
+    }
+
+    /// The evaluation's view of the board from the sums and the strong cells: per colour the
+    /// feature counts and the cells per threat, the rules' corrections made.
+    fn tallies(&self) -> Tallies {
+        let mut t = Tallies {
+            sums: self.sums,
+            threats: self.threat_counts.map(|row| row.map(i32::from)),
+        };
+        for c in 0..2 {
+            for cell in members(&self.strong[c]) {
+                let raw = self.reads[cell.padded()].threat[c];
+                let fixed = self.rule_threat(cell, c, raw);
+                if fixed != raw {
+                    for (threat, sign) in [(raw, -1), (fixed, 1)] {
+                        if let Some(f) = threat_feature(threat) {
+                            t.sums[c][f] += sign;
+                        }
+                        t.threats[c][threat as usize] += sign;
+                    }
+                }
+            }
+        }
+        t
+    }
+
+    /// Colour `c`'s threat `raw` at `cell` as the rules judge it: a five the rules do not count
+    /// (caro's, an overline where only five wins) is a four; under renju, Black's strong
+    /// threats at a forbidden point are nothing.
+    fn rule_threat(&self, cell: Cell, c: usize, raw: Threat) -> Threat {
+        let side = if c == 0 { Side::First } else { Side::Second };
+        let mut t = raw;
+        if t == Threat::Five && !self.makes_five(cell, side) {
+            t = Threat::Four;
+        }
+        if c == 0
+            && self.rule() == Rule::Renju
+            && t >= Threat::DoubleThree
+            && t != Threat::Five
+            && self.forbidden(cell).is_some()
+        {
+            t = Threat::None;
+        }
+        t
+    }
+
+    /// The empty cells within two (square) of a stone: the cells the evaluation reads.
+    fn near2(&self) -> &CellSet {
+        &self.read_set
     }
 
     /// Whether the side waiting threatens five through its last stone, so that the side to
@@ -392,59 +646,70 @@ impl Gomoku {
     }
 }
 
-#[inline]
-fn holds(set: &CellSet, c: Cell) -> bool {
-    set[c.index() / 64] >> (c.index() % 64) & 1 == 1
+/// The board as the evaluation counts it, per colour (index 0 Black): the feature counts of
+/// the cells read and how many cells make each threat.
+struct Tallies {
+    sums: [[i32; N_FEATURES]; 2],
+    threats: [[i32; N_THREATS]; 2],
 }
 
-/// A cell as the evaluator sees it: per colour its kinds, threat and hand-weighted score (the
-/// score orders moves; the evaluation counts the kinds and threats as features).
+impl Tallies {
+    /// Colour `c`'s best threat.
+    fn best(&self, c: usize) -> Threat {
+        (0..N_THREATS)
+            .rev()
+            .find(|&t| self.threats[c][t] > 0)
+            .map_or(Threat::None, |t| THREATS[t])
+    }
+
+    /// The features with colour `me` to move.
+    fn features(&self, me: usize, op: usize) -> Features {
+        [self.sums[me], self.sums[op]]
+    }
+}
+
+/// A cell as the evaluator sees it: per colour its threat as the rules judge it and its
+/// hand-weighted score (the score orders moves).
 #[derive(Debug, Clone, Copy)]
 struct Seen {
     cell: Cell,
-    kinds: [[Kind; 4]; 2],
     threat: [Threat; 2],
     score: [i32; 2],
 }
 
-/// Reads `cell` (empty) of `pos`; a five is confirmed by the rules and, under renju, Black's
-/// strong threats at a forbidden cell are dropped.
+/// Reads `cell` (empty) of `pos` from its line patterns; a five is confirmed by the rules
+/// and, under renju, Black's strong threats at a forbidden cell are dropped.
 fn see(pos: &Gomoku, cell: Cell, exact: [bool; 2]) -> Seen {
-    let read = pos.read_cell(cell.padded(), exact);
-    let mut threat = [read.threat(0), read.threat(1)];
-    for (c, side) in [(0, Side::First), (1, Side::Second)] {
-        if threat[c] == Threat::Five && !pos.makes_five(cell, side) {
-            threat[c] = Threat::Four;
-        }
-    }
-    if pos.rule() == Rule::Renju
-        && threat[0] >= Threat::DoubleThree
-        && threat[0] != Threat::Five
-        && pos.forbidden(cell).is_some()
-    {
-        threat[0] = Threat::None;
-    }
+    judge(pos, cell, pos.read_cell(cell.padded(), exact))
+}
+
+/// [`see`] from the reading the position keeps for `cell` (empty).
+#[inline]
+fn see_kept(pos: &Gomoku, cell: Cell) -> Seen {
+    judge(pos, cell, pos.reads[cell.padded()])
+}
+
+/// The cell `cell` read as `read`, judged by the rules.
+fn judge(pos: &Gomoku, cell: Cell, read: Read) -> Seen {
+    let threat = [
+        pos.rule_threat(cell, 0, read.threat[0]),
+        pos.rule_threat(cell, 1, read.threat[1]),
+    ];
     let score = [read.score(0, threat[0]), read.score(1, threat[1])];
     Seen {
         cell,
-        kinds: read.kinds,
         threat,
         score,
     }
 }
 
-/// Every empty cell within two of a stone, read, in index order.
+/// Every empty cell within two of a stone, read from scratch, in index order: what the kept
+/// readings must equal.
+#[cfg(test)]
 fn scan(pos: &Gomoku, out: &mut Vec<Seen>) {
     out.clear();
     let exact = exact_fives(pos.rule());
-    for (w, &word) in pos.near2().iter().enumerate() {
-        let mut bits = word;
-        while bits != 0 {
-            let c = Cell::from_index(w * 64 + bits.trailing_zeros() as usize);
-            bits &= bits - 1;
-            out.push(see(pos, c, exact));
-        }
-    }
+    out.extend(members(pos.near2()).map(|c| see(pos, c, exact)));
 }
 
 /// The strong evaluator: see the module doc. Its ordinary evaluation weighs the features of
@@ -482,11 +747,10 @@ impl Patterns {
     /// instead (a five to make or to block, a four-three or better for the side to move):
     /// what the fitter learns from.
     pub fn features(pos: &Gomoku) -> Option<Features> {
-        let mut seen = Vec::with_capacity(128);
-        scan(pos, &mut seen);
+        let t = pos.tallies();
         let (me, op) = sides(pos);
-        let ordinary = best_threat(&seen, me) < Threat::FourThree && fives(&seen, op) == 0;
-        ordinary.then(|| tally(&seen, me, op))
+        let ordinary = t.best(me) < Threat::FourThree && t.threats[op][Threat::Five as usize] == 0;
+        ordinary.then(|| t.features(me, op))
     }
 
     /// The kind `side` gets on the empty `cell` along direction `dir` (0 row, 1 column, 2 and 3
@@ -500,37 +764,6 @@ impl Patterns {
     pub fn threat(pos: &Gomoku, cell: Cell, side: Side) -> Threat {
         see(pos, cell, exact_fives(pos.rule())).threat[usize::from(side == Side::Second)]
     }
-}
-
-/// The best threat colour `c` has on the cells `seen`.
-fn best_threat(seen: &[Seen], c: usize) -> Threat {
-    seen.iter()
-        .map(|s| s.threat[c])
-        .max()
-        .unwrap_or(Threat::None)
-}
-
-/// How many of the cells `seen` make five for colour `c`.
-fn fives(seen: &[Seen], c: usize) -> usize {
-    seen.iter().filter(|s| s.threat[c] == Threat::Five).count()
-}
-
-/// The features of the cells `seen`, colour `me` to move.
-fn tally(seen: &[Seen], me: usize, op: usize) -> Features {
-    let mut f = [[0; N_FEATURES]; 2];
-    for s in seen {
-        for (side, c) in [me, op].into_iter().enumerate() {
-            for &k in &s.kinds[c] {
-                if let Some(i) = kind_feature(k) {
-                    f[side][i] += 1;
-                }
-            }
-            if let Some(i) = threat_feature(s.threat[c]) {
-                f[side][i] += 1;
-            }
-        }
-    }
-    f
 }
 
 /// Index of the side to move's colour, and the other's.
@@ -549,21 +782,20 @@ impl Evaluator<Gomoku> for Patterns {
     }
 
     fn evaluate(&self, pos: &Gomoku) -> i32 {
-        let mut seen = Vec::with_capacity(128);
-        scan(pos, &mut seen);
+        let t = pos.tallies();
         let (me, op) = sides(pos);
-        let my_best = best_threat(&seen, me);
+        let my_best = t.best(me);
         if my_best == Threat::Five {
             return WIN_NEXT;
         }
-        let their_fives = fives(&seen, op);
+        let their_fives = t.threats[op][Threat::Five as usize];
         if their_fives >= 2 {
             return -LOSS_NEXT;
         }
-        let their_best = best_threat(&seen, op);
+        let their_best = t.best(op);
         let ordinary = self
             .weights
-            .value(&tally(&seen, me, op))
+            .value(&t.features(me, op))
             .clamp(-ORDINARY_MAX, ORDINARY_MAX);
         if their_fives == 1 {
             // Forced to block: the side to move's own threats wait a move.
@@ -606,10 +838,9 @@ impl Evaluator<Gomoku> for Patterns {
     /// open fours, four-threes, the block of the other's open four, and so on.
     fn move_hints(&self, pos: &Gomoku, moves: &[Cell], hints: &mut Vec<i32>) {
         hints.clear();
-        let exact = exact_fives(pos.rule());
         let (me, op) = sides(pos);
         hints.extend(moves.iter().map(|&c| {
-            let s = see(pos, c, exact);
+            let s = see_kept(pos, c);
             let attack = match s.threat[me] {
                 Threat::Five => 1_000_000,
                 Threat::OpenFour => 50_000,
@@ -641,12 +872,11 @@ impl Evaluator<Gomoku> for Patterns {
             return;
         }
         let near = pos.near2();
-        let exact = exact_fives(pos.rule());
         let (me, op) = sides(pos);
         let seen: Vec<Seen> = moves
             .iter()
-            .filter(|&&c| holds(&near, c))
-            .map(|&c| see(pos, c, exact))
+            .filter(|&&c| holds(near, c.index()))
+            .map(|&c| see_kept(pos, c))
             .collect();
         let keep = |f: &dyn Fn(&Seen) -> bool| -> Vec<Cell> {
             seen.iter().filter(|s| f(s)).map(|s| s.cell).collect()
@@ -674,24 +904,23 @@ impl Evaluator<Gomoku> for Patterns {
         if pos.outcome().is_some() {
             return;
         }
-        let mut seen = Vec::with_capacity(128);
-        scan(pos, &mut seen);
         let (me, op) = sides(pos);
         let legal = |c: Cell| pos.is_legal(c);
-        if let Some(s) = seen.iter().find(|s| s.threat[me] == Threat::Five) {
+        // Fives and fours are strong cells: only those are read.
+        let strong = |c: usize| members(&pos.strong[c]).map(|cell| see_kept(pos, cell));
+        if let Some(s) = strong(me).find(|s| s.threat[me] == Threat::Five) {
             moves.push(s.cell);
             return;
         }
         moves.extend(
-            seen.iter()
+            strong(op)
                 .filter(|s| s.threat[op] == Threat::Five && legal(s.cell))
                 .map(|s| s.cell),
         );
         if !moves.is_empty() {
             return;
         }
-        let mut fours: Vec<&Seen> = seen
-            .iter()
+        let mut fours: Vec<Seen> = strong(me)
             .filter(|s| s.threat[me] >= Threat::Four && legal(s.cell))
             .collect();
         fours.sort_by_key(|s| std::cmp::Reverse(s.score[me]));
@@ -733,6 +962,86 @@ mod tests {
             .iter()
             .fold((0, 0), |(a, b), s| (a + s.score[me], b + s.score[op]));
         ((TO_MOVE * mine - WAITING * theirs) / 8).clamp(-ORDINARY_MAX, ORDINARY_MAX)
+    }
+
+    /// The features read from scratch: the cells within two of a stone found from the moves,
+    /// each read from the board's line patterns and judged by the rules.
+    fn scratch_features(pos: &Gomoku) -> [[i32; N_FEATURES]; 2] {
+        let exact = exact_fives(pos.rule());
+        let mut f = [[0; N_FEATURES]; 2];
+        for y in 0..pos.height() {
+            for x in 0..pos.width() {
+                let cell = Cell::new(x, y);
+                let near = pos
+                    .moves_played()
+                    .iter()
+                    .any(|s| s.x().abs_diff(x) <= 2 && s.y().abs_diff(y) <= 2);
+                if !pos.is_empty(cell) || !near {
+                    continue;
+                }
+                let read = pos.read_cell(cell.padded(), exact);
+                let seen = see(pos, cell, exact);
+                for (c, counts) in f.iter_mut().enumerate() {
+                    for &k in &read.kinds[c] {
+                        if let Some(i) = kind_feature(k) {
+                            counts[i] += 1;
+                        }
+                    }
+                    if let Some(i) = threat_feature(seen.threat[c]) {
+                        counts[i] += 1;
+                    }
+                }
+            }
+        }
+        f
+    }
+
+    /// What the position keeps (each empty cell's reading, the cells read, the feature sums and
+    /// threat counts with the rules' corrections) equals a reading from scratch, after random
+    /// moves and takebacks under every rule and on boards of every shape.
+    #[test]
+    fn kept_readings_equal_a_reading_from_scratch() {
+        let mut rng = SplitMix64::new(11);
+        let mut moves = Vec::new();
+        for spec in [
+            "", "renju", "standard", "caro", "5", "22", "9x13", "renju:7", "caro:20",
+        ] {
+            let mut pos = Gomoku::variant(spec).unwrap();
+            let exact = exact_fives(pos.rule());
+            for step in 0..160 {
+                pos.generate_moves(&mut moves);
+                // Moves near the stones, as games go, with takebacks now and then.
+                Patterns::default().prune_moves(&pos, &mut moves);
+                if step % 5 == 4 || moves.is_empty() {
+                    match pos.last_move() {
+                        Some(m) => pos.undo(m),
+                        None => continue,
+                    }
+                } else {
+                    pos.play(moves[rng.below(moves.len())]);
+                }
+                for y in 0..pos.height() {
+                    for x in 0..pos.width() {
+                        let cell = Cell::new(x, y);
+                        if pos.is_empty(cell) {
+                            let p = cell.padded();
+                            assert_eq!(pos.reads[p], pos.read_cell(p, exact), "{pos:?} {cell:?}");
+                        }
+                    }
+                }
+                let t = pos.tallies();
+                let f = scratch_features(&pos);
+                assert_eq!(t.sums, f, "{pos:?}");
+                let mut seen = Vec::new();
+                scan(&pos, &mut seen);
+                for c in 0..2 {
+                    for (i, &threat) in THREATS.iter().enumerate() {
+                        let n = seen.iter().filter(|s| s.threat[c] == threat).count();
+                        assert_eq!(t.threats[c][i] as usize, n, "{pos:?} {threat:?}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

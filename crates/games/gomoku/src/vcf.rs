@@ -442,9 +442,9 @@ impl<'a> Search<'a> {
         let mut defences = Vec::new();
         for w in threats.iter() {
             defences.push(w);
-            pos.toggle(cell_of_padded(w), me, true);
+            pos.toggle_unread(cell_of_padded(w), me, true);
             let fives = fives_through(pos, w, me);
-            pos.toggle(cell_of_padded(w), me, false);
+            pos.toggle_unread(cell_of_padded(w), me, false);
             defences.extend(fives.iter());
         }
         defences.extend(candidates(pos, them, 3));
@@ -629,9 +629,9 @@ fn winning_threats(pos: &mut Gomoku, colour: u8, cells: Vec<usize>) -> Spots {
         if colour == BLACK && pos.rule() == crate::Rule::Renju && pos.forbidden_at(w).is_some() {
             continue;
         }
-        pos.toggle(cell_of_padded(w), colour, true);
+        pos.toggle_unread(cell_of_padded(w), colour, true);
         let fives = fives_through(pos, w, colour);
-        pos.toggle(cell_of_padded(w), colour, false);
+        pos.toggle_unread(cell_of_padded(w), colour, false);
         let blockable = fives.len == 1 && legal(pos, fives.cells[0] as usize);
         if fives.len >= 2 || (fives.len == 1 && !blockable) {
             out.push(w);

@@ -5,9 +5,13 @@
 //!
 //! The attacker plays only *fours*: moves after which one more stone makes a winning line
 //! (judged by [`Gomoku::makes_five`]'s rule, so renju's exactly-five for Black and caro's
-//! blocked fives are the rules crate's, not ours). A four with two five-cells (an open four,
-//! a double four) wins at once; so does one whose single five-cell is forbidden to a Black
-//! defender under renju. Otherwise the defender's reply is forced: the five-cell. That block
+//! blocked fives are the rules crate's, not ours). The defender's answers to a four are the
+//! moves after which no five-cell makes five any more, each judged by the rules with the
+//! stone put down: the five-cell itself, and under caro also a cell beyond it, for a five
+//! blocked at both ends does not win there. A four the defender has no such answer to wins
+//! at once (an open four, a double four, a five-cell forbidden to a Black defender under
+//! renju); against several, the attacker must win after each. Usually the reply is forced:
+//! the five-cell. That block
 //! may make a four for the defender (a *counter-four*): the attacker's next move is then
 //! forced too (its five-cell), and the sequence goes on only if that block is itself a four.
 //! Two counter-fives at once refute the line. Black attacking under renju plays no forbidden
@@ -300,7 +304,7 @@ impl<'a> Search<'a> {
         m: usize,
         line: &mut Vec<usize>,
         quiet: impl FnOnce(&mut Self, &mut Gomoku, &mut Vec<usize>) -> bool,
-        next: impl FnOnce(&mut Self, &mut Gomoku, Option<usize>, &mut Vec<usize>) -> bool,
+        next: impl Fn(&mut Self, &mut Gomoku, Option<usize>, &mut Vec<usize>) -> bool,
     ) -> bool {
         let me = colour(pos.side_to_move());
         let mark = line.len();
@@ -309,11 +313,14 @@ impl<'a> Search<'a> {
         let fives = fives_through(pos, m, me);
         let ok = if fives.len == 0 {
             quiet(self, pos, line)
-        } else if unstoppable(pos, &fives) {
-            finish(pos, &fives, line);
-            true
         } else {
-            self.after_block(pos, fives.cells[0] as usize, line, next)
+            let defences = five_defences(pos, &fives, me);
+            if defences.is_empty() {
+                finish(pos, &fives, me, line);
+                true
+            } else {
+                self.after_blocks(pos, &defences, line, &next)
+            }
         };
         pos.undo(cell_of_padded(m));
         if !ok {
@@ -322,15 +329,41 @@ impl<'a> Search<'a> {
         ok
     }
 
-    /// The defender blocks the attacker's one five-cell `b`; then `next` searches on, told
-    /// the defender's counter-four's five-cell if the block made one. Two counter-fives:
-    /// the attacker cannot stop them.
+    /// The defender has `defences` against the attacker's four: the attacker must win after
+    /// each ([`Search::after_block`]). The line follows the defence whose win is longest.
+    fn after_blocks(
+        &mut self,
+        pos: &mut Gomoku,
+        defences: &[usize],
+        line: &mut Vec<usize>,
+        next: &impl Fn(&mut Self, &mut Gomoku, Option<usize>, &mut Vec<usize>) -> bool,
+    ) -> bool {
+        if let [b] = defences {
+            return self.after_block(pos, *b, line, next);
+        }
+        let mut best: Option<Vec<usize>> = None;
+        for &b in defences {
+            let mut sub = Vec::new();
+            if !self.after_block(pos, b, &mut sub, next) {
+                return false;
+            }
+            if best.as_ref().is_none_or(|l| sub.len() > l.len()) {
+                best = Some(sub);
+            }
+        }
+        line.extend(best.unwrap_or_default());
+        true
+    }
+
+    /// The defender blocks the attacker's four on `b`; then `next` searches on, told the
+    /// defender's counter-four's five-cell if the block made one. Two counter-fives: the
+    /// attacker cannot stop them.
     fn after_block(
         &mut self,
         pos: &mut Gomoku,
         b: usize,
         line: &mut Vec<usize>,
-        next: impl FnOnce(&mut Self, &mut Gomoku, Option<usize>, &mut Vec<usize>) -> bool,
+        next: &impl Fn(&mut Self, &mut Gomoku, Option<usize>, &mut Vec<usize>) -> bool,
     ) -> bool {
         let them = colour(pos.side_to_move());
         line.push(b);
@@ -446,6 +479,12 @@ impl<'a> Search<'a> {
             let fives = fives_through(pos, w, me);
             pos.toggle_unread(cell_of_padded(w), me, false);
             defences.extend(fives.iter());
+            if pos.rule() == crate::Rule::Caro {
+                // A stone beyond a five-cell can leave the five blocked at both ends.
+                for f in fives.iter() {
+                    defences.extend(line_cells_within(pos, f, 5));
+                }
+            }
         }
         defences.extend(candidates(pos, them, 3));
         defences.sort_unstable();
@@ -520,15 +559,39 @@ fn legal(pos: &Gomoku, p: usize) -> bool {
     pos.board[p] == EMPTY && !pos.forbidden_to_mover(p)
 }
 
-/// After the attacker's four with five-cells `fives`, the defender (to move) cannot stop
-/// them: two or more, or the one is not the defender's to play.
-fn unstoppable(pos: &Gomoku, fives: &Spots) -> bool {
-    fives.len >= 2 || !legal(pos, fives.cells[0] as usize)
+/// The defender's moves (the defender is to move) after which no cell of `fives` makes five
+/// for the attacker `me`, each judged by the rules with the defender's stone put down: the
+/// five-cells it may play, and under caro the cells within five of one on its lines, for a
+/// five blocked at both ends does not win there (a stone beyond the five-cell defends). Under
+/// the other rules a stone of the defender changes no five but the one it fills. Empty: the
+/// four cannot be stopped.
+fn five_defences(pos: &mut Gomoku, fives: &Spots, me: u8) -> Vec<usize> {
+    let them = BLACK + WHITE - me;
+    let mut cells: Vec<usize> = fives.iter().collect();
+    if pos.rule() == crate::Rule::Caro {
+        for f in fives.iter() {
+            for q in line_cells_within(pos, f, 5) {
+                if !cells.contains(&q) {
+                    cells.push(q);
+                }
+            }
+        }
+    }
+    cells.retain(|&d| {
+        if !legal(pos, d) {
+            return false;
+        }
+        pos.toggle_unread(cell_of_padded(d), them, true);
+        let stops = fives.iter().all(|f| f == d || !pos.wins_at(f, me));
+        pos.toggle_unread(cell_of_padded(d), them, false);
+        stops
+    });
+    cells
 }
 
 /// Ends a won line: the defender blocks a five-cell if it may (else plays its first legal
-/// cell), the attacker makes five on another.
-fn finish(pos: &mut Gomoku, fives: &Spots, line: &mut Vec<usize>) {
+/// cell), the attacker makes five on a cell that still makes it.
+fn finish(pos: &mut Gomoku, fives: &Spots, me: u8, line: &mut Vec<usize>) {
     let reply = fives.iter().find(|&p| legal(pos, p)).or_else(|| {
         pos.empty_cells()
             .map(|c| c.padded())
@@ -536,7 +599,11 @@ fn finish(pos: &mut Gomoku, fives: &Spots, line: &mut Vec<usize>) {
     });
     let Some(reply) = reply else { return };
     line.push(reply);
-    if let Some(five) = fives.iter().find(|&p| p != reply) {
+    let them = BLACK + WHITE - me;
+    pos.toggle_unread(cell_of_padded(reply), them, true);
+    let five = fives.iter().find(|&p| p != reply && pos.wins_at(p, me));
+    pos.toggle_unread(cell_of_padded(reply), them, false);
+    if let Some(five) = five {
         line.push(five);
     }
 }
@@ -607,9 +674,14 @@ fn candidates(pos: &Gomoku, colour: u8, own: u32) -> Vec<usize> {
 
 /// The empty cells within four of `p` on its four lines.
 fn line_cells(pos: &Gomoku, p: usize) -> Vec<usize> {
-    let mut out = Vec::with_capacity(32);
+    line_cells_within(pos, p, 4)
+}
+
+/// The empty cells within `reach` of `p` on its four lines.
+fn line_cells_within(pos: &Gomoku, p: usize, reach: usize) -> Vec<usize> {
+    let mut out = Vec::with_capacity(8 * reach);
     for d in DIRECTIONS {
-        for k in 1..=4 {
+        for k in 1..=reach {
             out.extend(
                 [p + k * d, p - k * d]
                     .into_iter()
@@ -631,9 +703,9 @@ fn winning_threats(pos: &mut Gomoku, colour: u8, cells: Vec<usize>) -> Spots {
         }
         pos.toggle_unread(cell_of_padded(w), colour, true);
         let fives = fives_through(pos, w, colour);
+        let wins = fives.len > 0 && five_defences(pos, &fives, colour).is_empty();
         pos.toggle_unread(cell_of_padded(w), colour, false);
-        let blockable = fives.len == 1 && legal(pos, fives.cells[0] as usize);
-        if fives.len >= 2 || (fives.len == 1 && !blockable) {
+        if wins {
             out.push(w);
         }
     }

@@ -37,6 +37,34 @@ pub fn setup(spec: &str, black: &str, white: &str) -> Gomoku {
     pos
 }
 
+/// The empty cells where `side` would complete five.
+pub fn fives(pos: &Gomoku, side: Side) -> Vec<Cell> {
+    (0..pos.height())
+        .flat_map(|y| (0..pos.width()).map(move |x| Cell::new(x, y)))
+        .filter(|&c| pos.is_empty(c) && pos.makes_five(c, side))
+        .collect()
+}
+
+/// The empty cells where `side` would complete five on the lines through `mv`, within four
+/// cells: the fives that `mv` can have made possible.
+pub fn fives_through(pos: &Gomoku, mv: Cell, side: Side) -> Vec<Cell> {
+    let mut out = Vec::new();
+    for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+        for k in (-4..=4).filter(|&k| k != 0) {
+            let (x, y) = (mv.x() as i32 + k * dx, mv.y() as i32 + k * dy);
+            if x < 0 || y < 0 {
+                continue;
+            }
+            if let Some(c) = pos.cell(x as u32, y as u32) {
+                if pos.is_empty(c) && pos.makes_five(c, side) {
+                    out.push(c);
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The cell named `name` in `pos`'s notation.
 pub fn cell(pos: &Gomoku, name: &str) -> Cell {
     pos.parse_cell(name).unwrap()

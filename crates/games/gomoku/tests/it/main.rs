@@ -5,6 +5,7 @@ mod common;
 
 mod eval;
 mod patterns;
+mod proofs;
 mod renju;
 mod rules;
 mod solve;

@@ -709,14 +709,26 @@ impl Gomocup {
         let pos = self.pos.clone();
         self.worker = Some(std::thread::spawn(move || {
             let start = Instant::now();
+            // The best line last shown: the move played must head one, as in the UCI loop,
+            // so that a GUI shows the line of the move it gets.
+            let mut shown = Vec::new();
             let result = session.search_among(&limits, &among, &mut |r| {
                 for line in progress(r, start, &pos) {
                     send(&out, Reply::Message(line));
                 }
+                shown.clone_from(&r.pv);
                 if start.elapsed() >= soft {
                     stop.store(true, Ordering::Relaxed);
                 }
             });
+            if let Ok(r) = &result {
+                // A limit that stopped an iteration after it found a better move.
+                if r.depth > 0 && r.pv != shown {
+                    let of = usize::from(lines > 1) + 1;
+                    let line = progress_line(r, start, &pos, (0, of), r.value, &r.pv);
+                    send(&out, Reply::Message(line));
+                }
+            }
             let cell = result
                 .ok()
                 .and_then(|r| r.best)
@@ -753,8 +765,6 @@ fn own_stones(stones: &[(Point, Field)], field: Field) -> Vec<Point> {
 /// protocol counts rows (`x,y` = 7,3 is `h4`). A search of several lines (`YXNBEST`) writes
 /// one each, best first, with `multipv K` after the depth.
 fn progress(r: &SearchReport, start: Instant, root: &Gomoku) -> Vec<String> {
-    let ms = start.elapsed().as_millis();
-    let per_ms = r.stats.nodes as u128 / ms.max(1);
     let single = [(r.value, r.pv.clone())];
     let lines = if r.lines.is_empty() {
         &single[..]
@@ -764,21 +774,33 @@ fn progress(r: &SearchReport, start: Instant, root: &Gomoku) -> Vec<String> {
     lines
         .iter()
         .enumerate()
-        .map(|(i, (value, pv))| {
-            let multipv = match lines.len() {
-                1 => String::new(),
-                _ => format!(" multipv {}", i + 1),
-            };
-            format!(
-                "depth {}-{}{multipv} ev {} n {} n/ms {per_ms} tm {ms} pv {}",
-                r.depth,
-                r.stats.seldepth.max(r.depth),
-                value_text(*value),
-                r.stats.nodes,
-                points_text(root, pv)
-            )
-        })
+        .map(|(i, (value, pv))| progress_line(r, start, root, (i, lines.len()), *value, pv))
         .collect()
+}
+
+/// Line `i` of `of` of [`progress`], whose value is `value` and moves `pv`.
+fn progress_line(
+    r: &SearchReport,
+    start: Instant,
+    root: &Gomoku,
+    (i, of): (usize, usize),
+    value: Score,
+    pv: &[String],
+) -> String {
+    let ms = start.elapsed().as_millis();
+    let per_ms = r.stats.nodes as u128 / ms.max(1);
+    let multipv = match of {
+        1 => String::new(),
+        _ => format!(" multipv {}", i + 1),
+    };
+    format!(
+        "depth {}-{}{multipv} ev {} n {} n/ms {per_ms} tm {ms} pv {}",
+        r.depth,
+        r.stats.seldepth.max(r.depth),
+        value_text(value),
+        r.stats.nodes,
+        points_text(root, pv)
+    )
 }
 
 /// A line of moves from `root` as letters and rows (`h8 i9`), as far as it is legal.

@@ -716,13 +716,14 @@ impl Gomocup {
                 for line in progress(r, start, &pos) {
                     send(&out, Reply::Message(line));
                 }
-                shown.clone_from(&r.pv);
+                shown.clone_from(r.lines.first().map_or(&r.pv, |(_, pv)| pv));
                 if start.elapsed() >= soft {
                     stop.store(true, Ordering::Relaxed);
                 }
             });
             if let Ok(r) = &result {
-                // A limit that stopped an iteration after it found a better move.
+                // A limit or a STOP cut an iteration short after it found a better move than
+                // the first line shown (with several lines, the searcher's line of the move).
                 if r.depth > 0 && r.pv != shown {
                     let of = usize::from(lines > 1) + 1;
                     let line = progress_line(r, start, &pos, (0, of), r.value, &r.pv);

@@ -542,8 +542,17 @@ fn yxstop_ends_an_nbest_search() {
     std::thread::sleep(Duration::from_millis(200));
     let t0 = Instant::now();
     e.send("YXSTOP");
-    xy(&answer(&mut e));
+    let lines = e.until(|l| !l.starts_with("MESSAGE"));
     assert!(t0.elapsed() < AT_ONCE, "{:?}", t0.elapsed());
+    // The move heads the last best line shown, however the STOP cut the iteration.
+    let (mv, messages) = lines.split_last().unwrap();
+    let best = messages
+        .iter()
+        .rev()
+        .map(|l| iteration(&l[8..]))
+        .find(|f| f.1 == 1)
+        .unwrap();
+    assert_eq!(best.3, xy(mv), "{lines:?}");
     e.send("YXSTOP");
     assert_eq!(said_before_about(&mut e), Vec::<String>::new());
     assert!(e.close());

@@ -166,11 +166,18 @@ a position refused as too far from the end among them.")]
         game: String,
     },
     /// Speak the UCI protocol on standard input and output, for chess GUIs and tournament
-    /// managers (Cute Chess, Arena, Banksia, python-chess, ...).
+    /// managers (Cute Chess, Arena, Banksia, python-chess, ...), and for xiangqi GUIs in
+    /// Fairy-Stockfish's or Pikafish's dialect.
     Uci {
-        /// The game: chess is what UCI GUIs expect; any game works for scripted use.
-        #[arg(long, default_value = "chess")]
-        game: String,
+        /// The game [default: the dialect's: chess, or xiangqi for pikafish]; any game works
+        /// for scripted use.
+        #[arg(long)]
+        game: Option<String>,
+        /// Whose UCI to speak: fairy (Stockfish's, and Fairy-Stockfish's for the other games:
+        /// UCI_Variant, xiangqi ranks counted from 1) or pikafish (xiangqi as Pikafish speaks
+        /// it: ICCS moves, ranks from 0, no UCI_Variant).
+        #[arg(long, value_name = "DIALECT", default_value = "fairy", value_parser = uci_dialect)]
+        dialect: duel_stdio::uci::UciDialect,
     },
 }
 
@@ -211,6 +218,12 @@ fn run(cli: Cli, out: &mut dyn Write) -> anyhow::Result<()> {
             unreachable!("main runs the protocol loops itself")
         }
     }
+}
+
+/// `--dialect`'s value, for clap.
+fn uci_dialect(text: &str) -> Result<duel_stdio::uci::UciDialect, String> {
+    text.parse()
+        .map_err(|e: duel_stdio::uci::UnknownDialect| e.to_string())
 }
 
 /// Whether the program was started as a Gomocup brain: managers run `pbrain-NAME` with no
@@ -303,13 +316,14 @@ fn main() -> ExitCode {
         }
         return ExitCode::SUCCESS;
     }
-    if let Command::Uci { game } = &cli.command {
+    if let Command::Uci { game, dialect } = &cli.command {
+        let game = game.as_deref().unwrap_or(dialect.default_game());
         let result = duel_engine::game_name(game).and_then(|game| {
             let opts = duel_stdio::uci::UciOptions {
                 game,
                 ..Default::default()
             };
-            duel_stdio::uci::run(std::io::stdin(), std::io::stdout(), opts)
+            duel_stdio::uci::run(std::io::stdin(), std::io::stdout(), opts, *dialect)
         });
         if let Err(e) = result {
             eprintln!("error: {e}");

@@ -17,6 +17,15 @@
 //! - Each search sends one `MESSAGE` line per iteration in Rapfi's layout (depth and
 //!   selective depth, value, nodes, nodes per millisecond, time, line), which Piskvork shows
 //!   and Yixin Board and pygomo parse, then the move as `x,y`.
+//! - Yixin Board's extensions, as Rapfi answers them (see [`duel_protocol::gomocup`]'s
+//!   table): `YXBOARD` sets the position without a search; `YXNBEST n` searches `n` lines at
+//!   once (the searcher's multi-PV), one `MESSAGE` per line and iteration with `multipv K`
+//!   after the depth, and answers and plays the best as after `TURN`; `YXSHOWFORBID` lists
+//!   renju's points forbidden to Black, when Black is to move; `YXHASHCLEAR` and
+//!   `YXSHOWHASHUSAGE` clear the table and say how full it is; `YXSHOWINFO` names the brain
+//!   and the most threads it takes; `YXBLOCK`/`YXBLOCKUNDO`/`YXBLOCKRESET` keep the points
+//!   every search leaves out (by searching only the others); `INFO thread_num`, `max_depth`
+//!   and `max_node` set the threads and limit each search besides its time.
 //! - A command that cannot be carried out (no `START` yet, a stone off the board or on an
 //!   occupied point, a forbidden point, a finished game) is answered `ERROR` with the reason;
 //!   an unknown command `UNKNOWN`. The loop goes on either way.
@@ -29,9 +38,9 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use duel_core::{Game, MoveError, Score};
+use duel_core::{Game, MoveError, Score, Side};
 use duel_gomoku::{Cell, Gomoku, Rule, Variant};
-use duel_protocol::gomocup::{read_line, Command, Field, Info, Point, Reader, Reply};
+use duel_protocol::gomocup::{parse, read_line, Command, Field, Info, Point, Reader, Reply};
 
 use crate::io::{lines_split_by, output, send, Out};
 use duel_engine::timeman::{budget, Clock};
@@ -142,6 +151,12 @@ struct Gomocup {
     session: Option<Box<dyn Session>>,
     worker: Option<Worker>,
     stop: Arc<AtomicBool>,
+    /// `INFO max_depth`: the deepest iteration of each search.
+    max_depth: Option<u32>,
+    /// `INFO max_node`: the most nodes of each search.
+    max_nodes: Option<u64>,
+    /// Points no search plays (`YXBLOCK`), until `YXBLOCKRESET`.
+    blocked: Vec<Point>,
 }
 
 /// Why a command cannot be carried out, for its `ERROR` line.
@@ -163,6 +178,11 @@ fn point(cell: Cell) -> Point {
     Point::new(u32::from(cell.x()), u32::from(cell.y()))
 }
 
+/// A move as the session reads it.
+fn move_text(cell: Cell) -> String {
+    format!("{},{}", cell.x(), cell.y())
+}
+
 impl Gomocup {
     fn new(opts: GomocupOptions, out: Out) -> Result<Self, EngineError> {
         let mut session = open(Gomoku::NAME, opts.eval.as_deref())?;
@@ -181,6 +201,9 @@ impl Gomocup {
             stop: session.stop_flag(),
             session: Some(session),
             worker: None,
+            max_depth: None,
+            max_nodes: None,
+            blocked: Vec::new(),
         })
     }
 
@@ -280,10 +303,43 @@ impl Gomocup {
             }
             Command::Begin => self.begin(),
             Command::Turn(p) => self.turn(p),
-            Command::Board(stones) => self.board(&stones),
+            Command::Board(stones) => match self.set_board("BOARD", &stones) {
+                Ok(()) => self.think(1),
+                Err(refused) => Some(refused),
+            },
             Command::Takeback(p) => Some(self.takeback(p)),
             Command::Play(p) => self.play(p),
             Command::Swap2Board(stones) => self.swap2(&stones),
+            // A STOP after the move (the search ended first) has nothing to stop.
+            Command::Stop => None,
+            Command::YxBoard(stones) => self.set_board("YXBOARD", &stones).err(),
+            Command::YxNBest(n) => match self.need_start() {
+                Ok(()) => self.think(n),
+                Err(e) => Some(Reply::Error(e.to_string())),
+            },
+            Command::YxShowForbid => Some(self.forbidden()),
+            Command::YxHashClear => Some(self.hash_clear()),
+            Command::YxShowHashUsage => Some(self.hash_usage()),
+            Command::YxShowInfo => {
+                self.reply(Reply::Message(format!(
+                    "{} {}",
+                    self.opts.name,
+                    env!("CARGO_PKG_VERSION")
+                )));
+                Some(Reply::Message(format!(
+                    "INFO MAX_THREAD_NUM {}",
+                    duel_engine::threads_max()
+                )))
+            }
+            Command::YxBlock(points) => self.block(&points),
+            Command::YxBlockUndo(points) => {
+                self.blocked.retain(|b| !points.contains(b));
+                None
+            }
+            Command::YxBlockReset => {
+                self.blocked.clear();
+                None
+            }
         };
         if let Some(reply) = answer {
             self.reply(reply);
@@ -323,7 +379,31 @@ impl Gomocup {
                     self.next.rule
                 ))),
             },
+            Info::ThreadNum(n) => self.threads(n),
+            Info::MaxDepth(n) => self.max_depth = u32::try_from(n).ok().filter(|&d| d > 0),
+            Info::MaxNode(n) => self.max_nodes = u64::try_from(n).ok().filter(|&n| n > 0),
             Info::GameType(_) | Info::Evaluate(_) | Info::Folder(_) | Info::Other { .. } => {}
+        }
+    }
+
+    /// `INFO thread_num`: the search threads, at least one and at most the cores this
+    /// process may use (more would only share them), said in a `MESSAGE` when capped.
+    fn threads(&mut self, asked: u32) {
+        let most = duel_engine::threads_max();
+        let threads = (asked.max(1) as usize).min(most);
+        let Some(session) = self.session.as_mut() else {
+            return;
+        };
+        let config = SearchConfig {
+            threads,
+            ..session.config().clone()
+        };
+        match session.set_config(config) {
+            Ok(()) if threads < asked as usize => self.reply(Reply::Message(format!(
+                "INFO thread_num {asked}: {most} threads, the cores this brain may use"
+            ))),
+            Ok(()) => {}
+            Err(e) => self.reply(Reply::Message(format!("INFO thread_num {asked}: {e}"))),
         }
     }
 
@@ -359,7 +439,7 @@ impl Gomocup {
                 "BEGIN on a board with stones: RESTART first".into(),
             ));
         }
-        self.think()
+        self.think(1)
     }
 
     fn turn(&mut self, p: Point) -> Answer {
@@ -369,7 +449,7 @@ impl Gomocup {
         match self.free_cell(p) {
             Ok(cell) => {
                 self.pos.play(cell);
-                self.think()
+                self.think(1)
             }
             Err(e) => Some(Reply::Error(format!("TURN {p}: {e}"))),
         }
@@ -402,12 +482,11 @@ impl Gomocup {
         }
     }
 
-    /// The position of a `BOARD` block, the brain to move: its stones and the opponent's,
-    /// played alternately in the order given (renju managers send them in the order played).
-    fn board(&mut self, stones: &[(Point, Field)]) -> Answer {
-        if let Err(e) = self.need_start() {
-            return Some(Reply::Error(e.to_string()));
-        }
+    /// Sets the position of a `BOARD` or `YXBOARD` block, the brain to move: its stones and
+    /// the opponent's, played alternately in the order given (renju managers send them in the
+    /// order played). The `ERROR` when the block is no position, naming the command `word`.
+    fn set_board(&mut self, word: &str, stones: &[(Point, Field)]) -> Result<(), Reply> {
+        self.need_start().map_err(|e| Reply::Error(e.to_string()))?;
         let own: Vec<Point> = own_stones(stones, Field::Own);
         let theirs: Vec<Point> = own_stones(stones, Field::Opponent);
         // The brain moves next: first player with as many stones as the opponent, second
@@ -417,17 +496,17 @@ impl Gomocup {
         } else if own.len() + 1 == theirs.len() {
             (&theirs, &own)
         } else {
-            return Some(Reply::Error(format!(
-                "BOARD: {} own stones and {} of the opponent's: the brain, to move, must have \
+            return Err(Reply::Error(format!(
+                "{word}: {} own stones and {} of the opponent's: the brain, to move, must have \
                  as many or one fewer",
                 own.len(),
                 theirs.len()
             )));
         };
         if stones.iter().any(|(_, f)| *f == Field::Marked) {
-            self.reply(Reply::Message(
-                "BOARD: marked stones (field 3) ignored: duel plays no continuous game".into(),
-            ));
+            self.reply(Reply::Message(format!(
+                "{word}: marked stones (field 3) ignored: duel plays no continuous game"
+            )));
         }
         self.pos = Gomoku::empty(self.next);
         for i in 0..black.len() + white.len() {
@@ -440,18 +519,110 @@ impl Gomocup {
                 Ok(cell) => self.pos.play(cell),
                 Err(e) => {
                     self.pos = Gomoku::empty(self.next);
-                    return Some(Reply::Error(format!("BOARD, stone {}: {e}", i + 1)));
+                    return Err(Reply::Error(format!("{word}, stone {}: {e}", i + 1)));
                 }
             }
             if self.pos.outcome().is_some() && i + 1 < black.len() + white.len() {
                 self.pos = Gomoku::empty(self.next);
-                return Some(Reply::Error(format!(
-                    "BOARD: the game ended at stone {} ({p})",
+                return Err(Reply::Error(format!(
+                    "{word}: the game ended at stone {} ({p})",
                     i + 1
                 )));
             }
         }
-        self.think()
+        Ok(())
+    }
+
+    /// `YXSHOWFORBID`: renju's points Black may not play, when Black is to move (they are
+    /// Black's next move's; after it, White's stone may change them), row by row.
+    fn forbidden(&self) -> Reply {
+        if let Err(e) = self.need_start() {
+            return Reply::Error(e.to_string());
+        }
+        let mut points = Vec::new();
+        if self.pos.side_to_move() == Side::First {
+            for y in 0..u32::from(self.pos.height()) {
+                for x in 0..u32::from(self.pos.width()) {
+                    let forbidden = self
+                        .pos
+                        .cell(x, y)
+                        .is_some_and(|c| self.pos.forbidden(c).is_some());
+                    if forbidden {
+                        points.push(Point::new(x, y));
+                    }
+                }
+            }
+        }
+        Reply::Forbid(points)
+    }
+
+    /// `YXHASHCLEAR`: the table and the history cleared, as for a new game.
+    fn hash_clear(&mut self) -> Reply {
+        match self.session.as_mut() {
+            Some(session) => {
+                session.new_game();
+                Reply::Message("the transposition table is cleared".into())
+            }
+            None => Reply::Error(NO_SESSION.into()),
+        }
+    }
+
+    /// `YXSHOWHASHUSAGE`: how full the table is.
+    fn hash_usage(&self) -> Reply {
+        match self.session.as_ref() {
+            Some(session) => {
+                let permille = session.hashfull();
+                Reply::Message(format!(
+                    "the transposition table is {}.{}% full",
+                    permille / 10,
+                    permille % 10
+                ))
+            }
+            None => Reply::Error(NO_SESSION.into()),
+        }
+    }
+
+    /// `YXBLOCK`: the points added to those no search plays; one off the board is named and
+    /// left out (it could never be played), the others kept.
+    fn block(&mut self, points: &[Point]) -> Answer {
+        let (width, height) = (u32::from(self.pos.width()), u32::from(self.pos.height()));
+        let mut off = Vec::new();
+        for &p in points {
+            if !self.started || (p.x < width && p.y < height) {
+                if !self.blocked.contains(&p) {
+                    self.blocked.push(p);
+                }
+            } else {
+                off.push(p.to_string());
+            }
+        }
+        (!off.is_empty()).then(|| {
+            Reply::Error(format!(
+                "YXBLOCK: {} off the {width}x{height} board, not blocked",
+                off.join(" ")
+            ))
+        })
+    }
+
+    /// The moves a search may play: every legal move but the blocked points (all of them
+    /// when none is blocked, or when every one is, said in a `MESSAGE`).
+    fn unblocked(&self) -> Vec<String> {
+        if self.blocked.is_empty() {
+            return Vec::new();
+        }
+        let mut legal = Vec::new();
+        self.pos.generate_moves(&mut legal);
+        let allowed: Vec<String> = legal
+            .into_iter()
+            .filter(|&c| !self.blocked.contains(&point(c)))
+            .map(move_text)
+            .collect();
+        if allowed.is_empty() {
+            self.reply(Reply::Message(
+                "every legal point is blocked (YXBLOCK): searching them all".into(),
+            ));
+        }
+        allowed
     }
 
     /// Swap2's choices, by one short search of the position as it stands, White to move:
@@ -494,8 +665,9 @@ impl Gomocup {
         }
     }
 
-    /// Starts the search for the brain's move; the worker answers.
-    fn think(&mut self) -> Answer {
+    /// Starts the search for the brain's move, of `lines` principal variations (1, or
+    /// `YXNBEST`'s); the worker answers.
+    fn think(&mut self, lines: u32) -> Answer {
         if self.pos.outcome().is_some() {
             let why = self.pos.ended_by().unwrap_or("the game is over");
             return Some(Reply::Error(format!("the game is over ({why})")));
@@ -507,41 +679,67 @@ impl Gomocup {
             .pos
             .moves_played()
             .iter()
-            .map(|&c| format!("{},{}", c.x(), c.y()))
+            .map(|&c| move_text(c))
             .collect();
+        let config = SearchConfig {
+            multipv: lines as usize,
+            ..session.config().clone()
+        };
         if let Err(e) = session
             .set_variant(&self.pos.board_variant().to_string())
             .and_then(|()| {
                 let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
                 session.set_position("", &moves)
             })
+            .and_then(|()| session.set_config(config))
         {
             self.session = Some(session);
             return Some(Reply::Error(format!("the position was refused: {e}")));
         }
+        let among = self.unblocked();
         let (soft, hard) = self.time.budget();
+        let limits = Limits {
+            depth: self.max_depth,
+            nodes: self.max_nodes,
+            time: Some(hard),
+        };
         let out = Arc::clone(&self.out);
         let stop = Arc::clone(&self.stop);
         self.stop.store(false, Ordering::Relaxed);
         let pos = self.pos.clone();
         self.worker = Some(std::thread::spawn(move || {
             let start = Instant::now();
-            let limits = Limits::time(hard);
-            let result = session.search(&limits, &mut |r| {
-                send(&out, Reply::Message(progress(r, start, &pos)));
+            // The best line last shown: the move played must head one, as in the UCI loop,
+            // so that a GUI shows the line of the move it gets.
+            let mut shown = Vec::new();
+            let result = session.search_among(&limits, &among, &mut |r| {
+                for line in progress(r, start, &pos) {
+                    send(&out, Reply::Message(line));
+                }
+                shown.clone_from(r.lines.first().map_or(&r.pv, |(_, pv)| pv));
                 if start.elapsed() >= soft {
                     stop.store(true, Ordering::Relaxed);
                 }
             });
+            if let Ok(r) = &result {
+                // A limit or a STOP cut an iteration short after it found a better move than
+                // the first line shown (with several lines, the searcher's line of the move).
+                if r.depth > 0 && r.pv != shown {
+                    let of = usize::from(lines > 1) + 1;
+                    let line = progress_line(r, start, &pos, (0, of), r.value, &r.pv);
+                    send(&out, Reply::Message(line));
+                }
+            }
             let cell = result
                 .ok()
                 .and_then(|r| r.best)
                 .and_then(|m| pos.parse_move(&m).ok())
                 .or_else(|| {
-                    // Stopped before any iteration ended: any legal move beats none.
+                    // Stopped before any iteration ended: any move it may play beats none.
                     let mut moves = Vec::new();
                     pos.generate_moves(&mut moves);
-                    moves.first().copied()
+                    let allowed = |c: &Cell| among.is_empty() || among.contains(&move_text(*c));
+                    moves.iter().copied().find(allowed)
                 });
             match cell {
                 Some(c) => send(&out, Reply::Move(point(c))),
@@ -562,34 +760,66 @@ fn own_stones(stones: &[(Point, Field)], field: Field) -> Vec<Point> {
         .collect()
 }
 
-/// One iteration as a `MESSAGE` line in the layout Rapfi writes and GUIs and client libraries
+/// One iteration as `MESSAGE` lines in the layout Rapfi writes and GUIs and client libraries
 /// (Yixin Board, pygomo) read: `depth D-SELDEPTH ev VALUE n NODES n/ms SPEED tm MS pv LINE`,
 /// the line's points as a column letter and a row number counted from the top from 1, as the
-/// protocol counts rows (`x,y` = 7,3 is `h4`).
-fn progress(r: &SearchReport, start: Instant, root: &Gomoku) -> String {
+/// protocol counts rows (`x,y` = 7,3 is `h4`). A search of several lines (`YXNBEST`) writes
+/// one each, best first, with `multipv K` after the depth.
+fn progress(r: &SearchReport, start: Instant, root: &Gomoku) -> Vec<String> {
+    let single = [(r.value, r.pv.clone())];
+    let lines = if r.lines.is_empty() {
+        &single[..]
+    } else {
+        &r.lines[..]
+    };
+    lines
+        .iter()
+        .enumerate()
+        .map(|(i, (value, pv))| progress_line(r, start, root, (i, lines.len()), *value, pv))
+        .collect()
+}
+
+/// Line `i` of `of` of [`progress`], whose value is `value` and moves `pv`.
+fn progress_line(
+    r: &SearchReport,
+    start: Instant,
+    root: &Gomoku,
+    (i, of): (usize, usize),
+    value: Score,
+    pv: &[String],
+) -> String {
     let ms = start.elapsed().as_millis();
     let per_ms = r.stats.nodes as u128 / ms.max(1);
+    let multipv = match of {
+        1 => String::new(),
+        _ => format!(" multipv {}", i + 1),
+    };
+    format!(
+        "depth {}-{}{multipv} ev {} n {} n/ms {per_ms} tm {ms} pv {}",
+        r.depth,
+        r.stats.seldepth.max(r.depth),
+        value_text(value),
+        r.stats.nodes,
+        points_text(root, pv)
+    )
+}
+
+/// A line of moves from `root` as letters and rows (`h8 i9`), as far as it is legal.
+fn points_text(root: &Gomoku, line: &[String]) -> String {
     let mut pos = root.clone();
-    let mut line = Vec::new();
-    for text in &r.pv {
+    let mut points = Vec::new();
+    for text in line {
         let Ok(cell) = pos.parse_move(text) else {
             break;
         };
-        line.push(format!(
+        points.push(format!(
             "{}{}",
             char::from(b'a' + cell.x()),
             u32::from(cell.y()) + 1
         ));
         pos.play(cell);
     }
-    format!(
-        "depth {}-{} ev {} n {} n/ms {per_ms} tm {ms} pv {}",
-        r.depth,
-        r.stats.seldepth.max(r.depth),
-        value_text(r.value),
-        r.stats.nodes,
-        line.join(" ")
-    )
+    points.join(" ")
 }
 
 /// A value for people: `+M5` wins in 5 plies, `-M4` loses in 4, else the evaluation.
@@ -603,6 +833,11 @@ fn value_text(v: Score) -> String {
 
 /// The side to move's value of `pos` by a depth-2 search, and its best move.
 fn quick_value(session: &mut dyn Session, pos: &Gomoku) -> Result<(i32, String), EngineError> {
+    // One line, whatever the last `YXNBEST` asked for.
+    session.set_config(SearchConfig {
+        multipv: 1,
+        ..session.config().clone()
+    })?;
     session.set_variant(&pos.board_variant().to_string())?;
     session.set_position(&pos.to_text(), &[])?;
     let r = session.search(&Limits::depth(2), &mut |_| {})?;
@@ -645,6 +880,11 @@ fn first_word_is(line: &str, word: &str) -> bool {
         .is_some_and(|w| w.eq_ignore_ascii_case(word))
 }
 
+/// Whether `line` is `STOP` (or Yixin's `YXSTOP`).
+fn is_stop(line: &str) -> bool {
+    matches!(parse(line), Ok(Command::Stop))
+}
+
 /// Runs the Gomocup protocol on `input` and `output` until `END` or the end of the input; an
 /// error when the session cannot be opened (a table the options ask for).
 pub fn run(
@@ -664,7 +904,7 @@ pub fn run(
             match rx.recv_timeout(Duration::from_millis(2)) {
                 Ok(line) => {
                     // Yixin's STOP (Rapfi's too): the search ends now and answers its move.
-                    if first_word_is(&line, "STOP") {
+                    if is_stop(&line) {
                         brain.finish_worker(true);
                         continue;
                     }
@@ -685,10 +925,6 @@ pub fn run(
                 Err(_) => break,
             },
         };
-        // A STOP that comes after the move (the search ended first) has nothing to stop.
-        if first_word_is(&line, "STOP") {
-            continue;
-        }
         match reader.feed(&line) {
             None => {}
             Some(Ok(cmd)) => {

@@ -38,6 +38,7 @@ static DIALECT: Dialect = Dialect {
     option_name,
     check_word,
     shifts_ranks: false,
+    chooses_game: true,
 };
 
 /// An option's name as UCCI writes names: its other name where it has one (UCCI's own

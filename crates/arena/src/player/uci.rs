@@ -132,7 +132,13 @@ impl<G: GameInfo> Player<G> for UciClient {
     }
 
     fn think(&mut self, turn: &Turn<'_, G>) -> Result<Answer, ArenaError> {
-        let up = i32::from(G::UCI_RANK_OFFSET);
+        // Ranks as Fairy-Stockfish counts them only for an engine that speaks its dialect
+        // (it announced `UCI_Variant`); Pikafish and the engines made for one game write the
+        // game's own notation.
+        let up = match self.variants {
+            true => i32::from(G::UCI_RANK_OFFSET),
+            false => 0,
+        };
         let moves = turn
             .move_texts()
             .iter()

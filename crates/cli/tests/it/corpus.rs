@@ -484,7 +484,7 @@ const GOMOCUP: Protocol = Protocol {
     shape: |m| m.split(',').all(|n| n.parse::<u32>().is_ok_and(|n| n < 22)),
     known: |l| {
         [
-            "OK", "ERROR", "UNKNOWN", "MESSAGE", "DEBUG", "SUGGEST", "SWAP",
+            "OK", "ERROR", "UNKNOWN", "MESSAGE", "DEBUG", "SUGGEST", "SWAP", "FORBID",
         ]
         .contains(&word(l))
             || l.starts_with("name=\"")

@@ -221,7 +221,8 @@ fn malformed_lines_are_answered_and_the_brain_goes_on() {
         ("PLAY 20,20", "ERROR", "off"),
         ("DONE", "ERROR", "DONE"),
         ("FLY 1,2", "UNKNOWN", "FLY"),
-        ("YXSHOWINFO", "UNKNOWN", "YXSHOWINFO"),
+        ("YXSEARCHDEFEND", "UNKNOWN", "YXSEARCHDEFEND"),
+        ("YXNBEST -1", "ERROR", "negative"),
         ("INFO timeout_turn x", "MESSAGE", "timeout_turn"),
         ("INFO rule 5", "MESSAGE", "rule"),
     ] {
@@ -345,4 +346,247 @@ fn started_as_pbrain_duel_it_is_a_gomocup_brain() {
     e.send("END");
     e.exits_within(AT_ONCE, "END");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Sends a block: its word, its lines, `DONE`.
+fn block(e: &mut Engine, word: &str, lines: &[&str]) {
+    e.send(word);
+    for line in lines {
+        e.send(line);
+    }
+    e.send("DONE");
+}
+
+/// Sends `ABOUT` and returns every line before its answer: what the commands sent before it
+/// said, if anything.
+fn said_before_about(e: &mut Engine) -> Vec<String> {
+    e.send("ABOUT");
+    let mut lines = e.until(|l| l.starts_with("name=\""));
+    lines.pop();
+    lines
+}
+
+/// A `MESSAGE` line of a search: (depth, multipv, nodes, first point of its line as `x,y`).
+fn iteration(line: &str) -> (u32, u32, u64, (u8, u8)) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let after = |key: &str| {
+        let i = words
+            .iter()
+            .position(|w| *w == key)
+            .unwrap_or_else(|| panic!("{key}: {line}"));
+        words[i + 1]
+    };
+    let depth = after("depth").split('-').next().unwrap().parse().unwrap();
+    let multipv = match words.contains(&"multipv") {
+        true => after("multipv").parse().unwrap(),
+        false => 1,
+    };
+    let nodes = after("n").parse().unwrap();
+    // Letters are columns from 0, numbers rows from 1: `h8` is 7,7.
+    let first = after("pv");
+    let x = first.as_bytes()[0] - b'a';
+    let y = first[1..].parse::<u8>().unwrap() - 1;
+    (depth, multipv, nodes, (x, y))
+}
+
+/// Yixin Board's extensions as Rapfi answers them: `YXBOARD` sets a position and answers
+/// nothing, `YXNBEST n` searches n lines and plays the best, `YXBLOCK` keeps points out of
+/// the searches, `YXHASHCLEAR`, `YXSHOWHASHUSAGE` and `YXSHOWINFO` say what they did, and bad
+/// arguments or a missing board get `ERROR`.
+#[test]
+fn yixin_board_extensions() {
+    let mut e = brain();
+    e.send("YXNBEST 2");
+    assert!(answer(&mut e).starts_with("ERROR no board yet"));
+    e.send("START 15");
+    assert_eq!(answer(&mut e), "OK");
+    // A node limit: the same lines on every run.
+    e.send("INFO max_node 4000");
+    e.send("INFO timeout_turn 60000");
+    let stones = ["7,7,1", "8,8,2", "8,7,1", "6,8,2"];
+    block(&mut e, "YXBOARD", &stones);
+    assert_eq!(said_before_about(&mut e), Vec::<String>::new());
+    e.send("YXNBEST 3");
+    let lines = e.until(|l| !l.starts_with("MESSAGE"));
+    let (mv, messages) = lines.split_last().unwrap();
+    let mv = xy(mv);
+    let mut found: Vec<_> = messages.iter().map(|l| iteration(&l[8..])).collect();
+    // The move played heads the last best line shown.
+    let best = found.iter().rev().find(|f| f.1 == 1).unwrap();
+    assert_eq!(best.3, mv, "{messages:?}");
+    // Each iteration writes three lines, multipv 1 to 3, with three different first points
+    // (and one line more when the node limit cut an iteration that found a better move).
+    if found.len() % 3 == 1 {
+        found.pop();
+    }
+    assert!(found.len() >= 3 && found.len() % 3 == 0, "{messages:?}");
+    for it in found.chunks(3) {
+        assert_eq!(
+            it.iter().map(|f| f.1).collect::<Vec<_>>(),
+            [1, 2, 3],
+            "{messages:?}"
+        );
+        assert!(
+            it.iter().all(|f| f.0 == it[0].0 && f.2 == it[0].2),
+            "{messages:?}"
+        );
+        assert!(it[0].3 != it[1].3 && it[1].3 != it[2].3 && it[0].3 != it[2].3);
+    }
+    let last = &found[found.len() - 3];
+    assert!(last.2 > 0 && last.2 <= 4000, "{messages:?}");
+    // The move is played, as after TURN: it can be taken back.
+    e.send(&format!("TAKEBACK {},{}", mv.0, mv.1));
+    assert_eq!(answer(&mut e), "OK");
+    // Blocked, the best point is not played; unblocked, it may be again.
+    block(&mut e, "YXBLOCK", &[&format!("{},{}", mv.0, mv.1), "20,20"]);
+    let refused = answer(&mut e);
+    assert!(
+        refused.starts_with("ERROR YXBLOCK: 20,20 off the 15x15 board"),
+        "{refused}"
+    );
+    block(&mut e, "YXBOARD", &stones);
+    e.send("YXNBEST 1");
+    let other = xy(&answer(&mut e));
+    assert_ne!(other, mv);
+    e.send("YXBLOCKRESET");
+    block(&mut e, "YXBOARD", &stones);
+    e.send("YXHASHCLEAR");
+    e.send("YXSHOWHASHUSAGE");
+    assert_eq!(
+        said_before_about(&mut e),
+        [
+            "MESSAGE the transposition table is cleared",
+            "MESSAGE the transposition table is 0.0% full"
+        ]
+    );
+    e.send("YXNBEST 1");
+    assert_eq!(xy(&answer(&mut e)), mv, "unblocked, the best point again");
+    e.send("YXSHOWINFO");
+    let info = said_before_about(&mut e);
+    assert!(info[0].starts_with("MESSAGE duel "), "{info:?}");
+    assert!(
+        info[1]
+            .strip_prefix("MESSAGE INFO MAX_THREAD_NUM ")
+            .is_some_and(|n| n.parse::<u32>().is_ok_and(|n| n >= 1)),
+        "{info:?}"
+    );
+    // Bad arguments, and Yixin commands duel does not answer.
+    for (line, says) in [
+        (
+            "YXNBEST",
+            "ERROR bad argument for 'YXNBEST': YXNBEST needs the number of moves",
+        ),
+        (
+            "YXNBEST 0",
+            "ERROR bad argument for 'YXNBEST': YXNBEST 0: at least 1 move",
+        ),
+        (
+            "YXNBEST two",
+            "ERROR bad argument for 'YXNBEST': 'two' is not a number",
+        ),
+        ("YXBALANCEONE 10", "UNKNOWN unknown command 'YXBALANCEONE'"),
+    ] {
+        e.send(line);
+        assert_eq!(answer(&mut e), says);
+    }
+    block(&mut e, "YXBOARD", &["7,7,1", "7,7,2"]);
+    let refused = answer(&mut e);
+    assert!(refused.starts_with("ERROR YXBOARD, stone 2: "), "{refused}");
+    assert!(e.close());
+}
+
+/// `YXSHOWFORBID`: renju's forbidden points when Black is to move, two digits per
+/// coordinate; none under other rules or for White.
+#[test]
+fn forbidden_points_as_yixin_board_reads_them() {
+    let mut e = brain();
+    e.send("START 15");
+    answer(&mut e);
+    // Black's 6,7 7,7 and 8,5 8,6: 8,7 would make two open threes.
+    let stones = [
+        "6,7,1", "0,0,2", "7,7,1", "2,0,2", "8,5,1", "4,0,2", "8,6,1", "6,0,2",
+    ];
+    block(&mut e, "YXBOARD", &stones);
+    e.send("YXSHOWFORBID");
+    assert_eq!(answer(&mut e), "FORBID .", "freestyle forbids nothing");
+    e.send("INFO rule 4");
+    e.send("RESTART");
+    answer(&mut e);
+    block(&mut e, "YXBOARD", &stones);
+    e.send("YXSHOWFORBID");
+    assert_eq!(answer(&mut e), "FORBID 0807.");
+    // White to move (the brain's stones are White's): Black's points are not asked for.
+    let white_to_move = [
+        "6,7,2", "0,0,1", "7,7,2", "2,0,1", "8,5,2", "4,0,1", "8,6,2",
+    ];
+    block(&mut e, "YXBOARD", &white_to_move);
+    e.send("YXSHOWFORBID");
+    assert_eq!(answer(&mut e), "FORBID .");
+    // Black to move may not play there.
+    block(&mut e, "YXBOARD", &stones);
+    e.send("PLAY 8,7");
+    let refused = answer(&mut e);
+    assert!(refused.contains("double three"), "{refused}");
+    assert!(e.close());
+}
+
+/// Yixin's `YXSTOP`, as `STOP`, ends a `YXNBEST` at once with its move.
+#[test]
+fn yxstop_ends_an_nbest_search() {
+    let mut e = Engine::start(&["gomocup", "--hash", "4"]);
+    e.send("START 15");
+    answer(&mut e);
+    e.send("INFO timeout_turn 60000");
+    block(&mut e, "YXBOARD", &["7,7,2"]);
+    e.send("YXNBEST 4");
+    std::thread::sleep(Duration::from_millis(200));
+    let t0 = Instant::now();
+    e.send("YXSTOP");
+    let lines = e.until(|l| !l.starts_with("MESSAGE"));
+    assert!(t0.elapsed() < AT_ONCE, "{:?}", t0.elapsed());
+    // The move heads the last best line shown, however the STOP cut the iteration.
+    let (mv, messages) = lines.split_last().unwrap();
+    let best = messages
+        .iter()
+        .rev()
+        .map(|l| iteration(&l[8..]))
+        .find(|f| f.1 == 1)
+        .unwrap();
+    assert_eq!(best.3, xy(mv), "{lines:?}");
+    e.send("YXSTOP");
+    assert_eq!(said_before_about(&mut e), Vec::<String>::new());
+    assert!(e.close());
+}
+
+/// The move a brain plays heads the last line it showed, even when its limit cut an
+/// iteration short after that iteration had found a better move: Yixin Board and pygomo show
+/// that line as the move's.
+#[test]
+fn the_move_played_heads_the_last_line_shown() {
+    let mut a = brain();
+    let mut b = brain();
+    for e in [&mut a, &mut b] {
+        e.send("START 15");
+        assert_eq!(answer(e), "OK");
+        e.send("INFO max_node 3000");
+        e.send("INFO timeout_turn 30000");
+    }
+    let mut pos = Gomoku::start();
+    a.send("BEGIN");
+    for ply in 0..40 {
+        let e = if ply % 2 == 0 { &mut a } else { &mut b };
+        let lines = e.until(|l| !l.starts_with("MESSAGE"));
+        let (mv, messages) = lines.split_last().unwrap();
+        let last = messages
+            .last()
+            .unwrap_or_else(|| panic!("no MESSAGE: {lines:?}"));
+        assert_eq!(iteration(&last[8..]).3, xy(mv), "ply {ply}: {lines:?}");
+        pos.play(pos.parse_move(mv).unwrap());
+        if pos.outcome().is_some() {
+            break;
+        }
+        let other = if ply % 2 == 0 { &mut b } else { &mut a };
+        other.send(&format!("TURN {mv}"));
+    }
+    assert!(a.close() && b.close());
 }

@@ -912,6 +912,52 @@ fn xiangqi_against_a_ucci_engine() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Xiangqi against a UCI engine in Pikafish's dialect (this duel's `duel uci --dialect
+/// pikafish`, which announces no `UCI_Variant`): the moves go both ways in the game's own
+/// ICCS, ranks from 0, as Pikafish reads and writes them, not shifted as for
+/// Fairy-Stockfish.
+#[cfg(unix)]
+#[test]
+fn xiangqi_against_a_uci_engine_in_pikafish_dialect() {
+    let dir = scratch("pikafish");
+    let (wrap, log) = logged(&dir, "uci --dialect pikafish");
+    // Black to move first, then two chariots mate: the engine moves for each side once.
+    let book = dir.join("rr-k.txt");
+    std::fs::write(&book, "3k5/9/9/9/9/9/9/9/9/RR2K4 b - - 0 1\n").unwrap();
+    let (out, err, ok) = duel(&[
+        "match",
+        "--game",
+        "xiangqi",
+        "--first",
+        &wrap,
+        "--first-protocol",
+        "uci",
+        "--second",
+        "duel:nodes=2000",
+        "--games",
+        "2",
+        "--openings",
+        book.to_str().unwrap(),
+        "--nodes",
+        "2000",
+    ]);
+    assert!(ok, "{out}\n{err}");
+    // Red wins each game.
+    assert_eq!(out.matches(": 1-0 (").count(), 2, "{out}");
+    let told = std::fs::read_to_string(&log).unwrap();
+    assert!(!told.contains("UCI_Variant"), "{told}");
+    // Black's general starts on d9 (d10 in Fairy-Stockfish's count), and the engine, Red in
+    // one game, is told its move so.
+    let start = "position fen 3k5/9/9/9/9/9/9/9/9/RR2K4 b - - 0 1";
+    assert!(told.lines().any(|l| l == start), "{told}");
+    assert!(
+        told.lines()
+            .any(|l| l.starts_with(&format!("{start} moves d9"))),
+        "{told}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Xiangqi against an xboard engine: `variant xiangqi` after `new`, when the engine lists it;
 /// one that does not is refused by name before a game starts. Sjaak II plays two games when
 /// it is installed.

@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use duel_chess::Chess;
 use duel_core::Game;
+use duel_xiangqi::Xiangqi;
 
+use crate::common::{duel, duel_with_input};
 use crate::transcript::{Engine, AT_ONCE};
 
 impl Engine {
@@ -1113,4 +1115,92 @@ fn xiangqi_over_uci_numbers_ranks_from_one_as_fairy_stockfish() {
     let got = e.within(AT_ONCE, "refusal", |l| l.starts_with("info string error"));
     assert!(got[0].contains("position refused"), "{got:?}");
     assert!(e.close());
+}
+
+/// Asserts that `line` (ICCS moves) is legal in xiangqi after `moves` from the start.
+fn assert_legal_xiangqi(moves: &[&str], line: &[&str]) {
+    let mut pos = Xiangqi::start();
+    for m in moves.iter().chain(line) {
+        let mv = pos
+            .parse_move(m)
+            .unwrap_or_else(|e| panic!("{m} after {moves:?} in {line:?}: {e}"));
+        pos.play(mv);
+    }
+}
+
+/// `--dialect pikafish`: xiangqi as Pikafish speaks UCI, so that duel runs where Pikafish
+/// does. ICCS moves (ranks from 0) both ways, Pikafish's FEN, no `UCI_Variant`, and
+/// `bestmove (none)` when there is no move, where the default dialect would count ranks
+/// from 1 and answer a refused position with `0000`.
+#[test]
+fn xiangqi_in_pikafish_dialect_counts_ranks_from_zero() {
+    let mut e = Engine::start(&["uci", "--dialect", "pikafish"]);
+    e.send("uci");
+    let lines = e.until(|l| l == "uciok");
+    assert!(
+        lines.iter().any(|l| l.starts_with("option name Hash ")),
+        "{lines:?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.contains("UCI_Variant")),
+        "{lines:?}"
+    );
+    e.send("setoption name UCI_Variant value chess");
+    let got = e.within(AT_ONCE, "the refusal", |l| l.starts_with("info string"));
+    assert!(got[0].contains("no such option 'UCI_Variant'"), "{got:?}");
+    e.send("position startpos moves h2e2");
+    let lines = e.search("go depth 4");
+    let (mv, ponder) = bestmove(lines.last().unwrap());
+    assert_legal_xiangqi(&["h2e2"], &[&mv]);
+    // The line the GUI shows is ICCS too, from the same position.
+    let last = infos(&lines).last().unwrap().to_string();
+    let pv: Vec<&str> = last.split(" pv ").nth(1).unwrap().split(' ').collect();
+    assert_eq!(pv[0], mv, "{last}");
+    assert_legal_xiangqi(&["h2e2"], &pv);
+    assert_eq!(ponder.as_deref(), pv.get(1).copied(), "{last}");
+    // Pikafish's start as a FEN, with moves and `searchmoves` in ICCS.
+    e.send(
+        "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 \
+         moves h2e2 h9g7",
+    );
+    let lines = e.search("go nodes 3000 searchmoves h0g2 b0c2");
+    let (mv, _) = bestmove(lines.last().unwrap());
+    assert!(mv == "h0g2" || mv == "b0c2", "{lines:?}");
+    // Fairy-Stockfish's count is not Pikafish's: h3e3 moves nothing from the start.
+    e.send("position startpos moves h3e3");
+    let got = e.within(AT_ONCE, "refusal", |l| l.starts_with("info string error"));
+    assert!(got[0].contains("position refused"), "{got:?}");
+    let lines = e.search("go depth 3");
+    assert_eq!(lines.last().unwrap(), "bestmove (none)", "{lines:?}");
+    // Black is mated: Pikafish's answer, a mate in 0 and no move.
+    e.send("position fen R3k4/1R7/9/9/9/9/9/9/9/3K5 b - - 0 1");
+    let lines = e.search("go depth 3");
+    assert_eq!(lines, ["info depth 0 score mate 0", "bestmove (none)"]);
+    assert!(e.close());
+}
+
+/// The dialect's game is xiangqi unless another is named, and a dialect duel does not speak
+/// is refused on the command line.
+#[test]
+fn the_dialect_chooses_the_default_game_and_unknown_ones_are_refused() {
+    let out = duel_with_input(
+        &["uci", "--dialect", "pikafish"],
+        "position startpos\nd\nquit\n",
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("Fen: rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"),
+        "{text}"
+    );
+    let out = duel_with_input(
+        &["uci", "--dialect", "pikafish", "--game", "connect4"],
+        "position startpos moves 4\ngo depth 2\nquit\n",
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.lines().any(|l| l.starts_with("bestmove ")), "{text}");
+    let (_, err, ok) = duel(&["uci", "--dialect", "elephanteye"]);
+    assert!(
+        !ok && err.contains("unknown UCI dialect 'elephanteye'"),
+        "{err}"
+    );
 }

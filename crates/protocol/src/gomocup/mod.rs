@@ -16,6 +16,22 @@
 //! | `ABOUT` | who the brain is | `name="duel", version="0.1", author="...", country="..."` |
 //! | `END` | quit at once | nothing |
 //!
+//! Yixin Board's extensions (Kai Sun's Yixin protocol), as Rapfi answers them:
+//!
+//! | manager sends | meaning | brain answers |
+//! |---|---|---|
+//! | `STOP` or `YXSTOP` | stop the search now | its move, at once; nothing when none runs |
+//! | `YXBOARD`, lines `x,y,field`, `DONE` | the position, as `BOARD` sends it, but no search | nothing |
+//! | `YXNBEST n` | the `n` best moves: a search of several lines, one `MESSAGE` each per iteration | the best move `x,y`, played as after `TURN` |
+//! | `YXSHOWFORBID` | renju's forbidden points, Black to move | `FORBID XXYYXXYY.` ([`Reply::Forbid`]) |
+//! | `YXHASHCLEAR` | clear the transposition table | a `MESSAGE` |
+//! | `YXSHOWHASHUSAGE` | how full the transposition table is | a `MESSAGE` |
+//! | `YXSHOWINFO` | the brain describes itself to the GUI | `MESSAGE` lines (`MESSAGE INFO MAX_THREAD_NUM n`) |
+//! | `YXBLOCK`, lines `x,y`, `DONE` | points the searches must not play, until `YXBLOCKRESET` | nothing |
+//! | `YXBLOCKUNDO`, lines `x,y`, `DONE` | points taken off that list | nothing |
+//! | `YXBLOCKRESET` | the list emptied | nothing |
+//! | `INFO thread_num n`, `INFO max_depth n`, `INFO max_node n` | search threads, the deepest iteration, the most nodes | nothing |
+//!
 //! Before its answer the brain may send any number of `MESSAGE text` (for the user) and
 //! `DEBUG text` (for its author) lines; instead of a move it may answer `SUGGEST x,y`, to which
 //! the manager answers `PLAY x,y` (Gomocup always with the suggested point) or `END`.
@@ -31,15 +47,16 @@
 //! never comes), and surrounding white space is trimmed. Empty lines are ignored. Command words
 //! and `INFO` keys are matched without regard to case, as the reference brain skeleton does;
 //! arguments keep their case (a folder path, an unknown key's value). Commands without
-//! arguments (`BEGIN`, `END`, `ABOUT`, `RESTART`, `BOARD`, `SWAP2BOARD`, `DONE`) ignore any words
-//! after them, as the skeleton does; a command with arguments refuses extra ones. A line longer
+//! arguments (`BEGIN`, `END`, `ABOUT`, `RESTART`, `BOARD`, `SWAP2BOARD`, `DONE` and the `YX`
+//! ones but `YXNBEST`) ignore any words after them, as the skeleton does; a command with
+//! arguments refuses extra ones. A line longer
 //! than [`MAX_LINE`] bytes is refused (the protocol's lines are short; Piskvork's own buffers
 //! hold 256 bytes).
 //!
 //! # Blocks
 //!
-//! `BOARD` and `SWAP2BOARD` are the protocol's multi-line commands: their data lines follow,
-//! one a line, up to `DONE`. A [`Reader`] collects them and gives the whole command at `DONE`.
+//! `BOARD` and `SWAP2BOARD` are the protocol's multi-line commands (and Yixin's `YXBOARD`,
+//! `YXBLOCK` and `YXBLOCKUNDO`): their data lines follow, one a line, up to `DONE`. A [`Reader`] collects them and gives the whole command at `DONE`.
 //! A bad line inside a block does not end it: the reader goes on to `DONE` and only then gives
 //! the error, naming the first bad line (by its number after `BOARD`, empty lines not counted)
 //! and counting the others. So the engine answers once, after `DONE`, when the manager waits
@@ -170,9 +187,15 @@ pub enum Info {
     /// `folder`: where the brain may keep files from game to game, in a subfolder named as
     /// the brain. The rest of the line, case kept; it may hold spaces.
     Folder(String),
-    /// Any other key (`caution_factor`, `thread_num`, a manager's extension): the key in lower
-    /// case, the value as sent (the rest of the line, possibly empty). Brains ignore what they
-    /// do not know, as the protocol asks.
+    /// `thread_num` (Yixin Board's): the search threads the brain may use.
+    ThreadNum(u32),
+    /// `max_depth` (Yixin's): the deepest iteration a search may start; 0 or less, no limit.
+    MaxDepth(i64),
+    /// `max_node` (Yixin's): the most nodes a search may visit; 0 or less, no limit.
+    MaxNode(i64),
+    /// Any other key (`caution_factor`, a manager's extension): the key in lower case, the
+    /// value as sent (the rest of the line, possibly empty). Brains ignore what they do not
+    /// know, as the protocol asks.
     Other {
         /// The key, lower case.
         key: String,
@@ -193,6 +216,9 @@ impl Info {
             Info::Rule(_) => "rule",
             Info::Evaluate(_) => "evaluate",
             Info::Folder(_) => "folder",
+            Info::ThreadNum(_) => "thread_num",
+            Info::MaxDepth(_) => "max_depth",
+            Info::MaxNode(_) => "max_node",
             Info::Other { key, .. } => key,
         }
     }
@@ -204,8 +230,8 @@ impl fmt::Display for Info {
         write!(f, "INFO {}", self.key())?;
         match self {
             Info::TimeoutTurn(n) | Info::TimeoutMatch(n) | Info::MaxMemory(n) => write!(f, " {n}"),
-            Info::TimeLeft(n) => write!(f, " {n}"),
-            Info::GameType(n) | Info::Rule(n) => write!(f, " {n}"),
+            Info::TimeLeft(n) | Info::MaxDepth(n) | Info::MaxNode(n) => write!(f, " {n}"),
+            Info::GameType(n) | Info::Rule(n) | Info::ThreadNum(n) => write!(f, " {n}"),
             Info::Evaluate(p) => write!(f, " {p}"),
             Info::Folder(path) => write!(f, " {path}"),
             Info::Other { value, .. } if value.is_empty() => Ok(()),
@@ -248,6 +274,30 @@ pub enum Command {
     /// `SWAP2BOARD` ... `DONE`: the Swap2 opening stones placed so far, in order (0, 3 or 5;
     /// the first, third and fifth are black's).
     Swap2Board(Vec<Point>),
+    /// `STOP`, or Yixin's `YXSTOP`: stop the search and answer its move now. Nothing to do
+    /// when no search runs.
+    Stop,
+    /// `YXBOARD` ... `DONE`: the position, as in [`Command::Board`], set without a search:
+    /// the brain answers nothing.
+    YxBoard(Vec<(Point, Field)>),
+    /// `YXNBEST n`: a search of the `n` best moves (at least 1), answered with the best, as
+    /// a move after `TURN` is.
+    YxNBest(u32),
+    /// `YXSHOWFORBID`: answer [`Reply::Forbid`].
+    YxShowForbid,
+    /// `YXHASHCLEAR`: clear the transposition table.
+    YxHashClear,
+    /// `YXSHOWHASHUSAGE`: say how full the transposition table is.
+    YxShowHashUsage,
+    /// `YXSHOWINFO`: describe the brain to the GUI (its name, the most threads it takes).
+    YxShowInfo,
+    /// `YXBLOCK` ... `DONE`: points the searches must not play from now on, added to those
+    /// blocked before.
+    YxBlock(Vec<Point>),
+    /// `YXBLOCKUNDO` ... `DONE`: points blocked no more.
+    YxBlockUndo(Vec<Point>),
+    /// `YXBLOCKRESET`: no point blocked.
+    YxBlockReset,
 }
 
 impl fmt::Display for Command {
@@ -261,27 +311,43 @@ impl fmt::Display for Command {
             Command::Restart => write!(f, "RESTART"),
             Command::Begin => write!(f, "BEGIN"),
             Command::Turn(p) => write!(f, "TURN {p}"),
-            Command::Board(stones) => {
-                writeln!(f, "BOARD")?;
-                for (p, field) in stones {
-                    writeln!(f, "{p},{}", field.number())?;
-                }
-                write!(f, "DONE")
-            }
+            Command::Board(stones) => write_stones(f, "BOARD", stones),
+            Command::YxBoard(stones) => write_stones(f, "YXBOARD", stones),
             Command::Info(info) => write!(f, "{info}"),
             Command::End => write!(f, "END"),
             Command::About => write!(f, "ABOUT"),
             Command::Takeback(p) => write!(f, "TAKEBACK {p}"),
             Command::Play(p) => write!(f, "PLAY {p}"),
-            Command::Swap2Board(points) => {
-                writeln!(f, "SWAP2BOARD")?;
-                for p in points {
-                    writeln!(f, "{p}")?;
-                }
-                write!(f, "DONE")
-            }
+            Command::Swap2Board(points) => write_points(f, "SWAP2BOARD", points),
+            Command::Stop => write!(f, "STOP"),
+            Command::YxNBest(n) => write!(f, "YXNBEST {n}"),
+            Command::YxShowForbid => write!(f, "YXSHOWFORBID"),
+            Command::YxHashClear => write!(f, "YXHASHCLEAR"),
+            Command::YxShowHashUsage => write!(f, "YXSHOWHASHUSAGE"),
+            Command::YxShowInfo => write!(f, "YXSHOWINFO"),
+            Command::YxBlock(points) => write_points(f, "YXBLOCK", points),
+            Command::YxBlockUndo(points) => write_points(f, "YXBLOCKUNDO", points),
+            Command::YxBlockReset => write!(f, "YXBLOCKRESET"),
         }
     }
+}
+
+/// A block of stones, `x,y,field` a line, as `BOARD` sends it.
+fn write_stones(f: &mut fmt::Formatter<'_>, word: &str, stones: &[(Point, Field)]) -> fmt::Result {
+    writeln!(f, "{word}")?;
+    for (p, field) in stones {
+        writeln!(f, "{p},{}", field.number())?;
+    }
+    write!(f, "DONE")
+}
+
+/// A block of points, `x,y` a line, as `SWAP2BOARD` sends it.
+fn write_points(f: &mut fmt::Formatter<'_>, word: &str, points: &[Point]) -> fmt::Result {
+    writeln!(f, "{word}")?;
+    for p in points {
+        writeln!(f, "{p}")?;
+    }
+    write!(f, "DONE")
 }
 
 mod read;

@@ -1,5 +1,5 @@
-//! The manager's lines: one-line commands, the `BOARD` and `SWAP2BOARD` blocks, and the
-//! reading of a line off the wire.
+//! The manager's lines: one-line commands, the blocks (`BOARD`, `SWAP2BOARD` and Yixin's
+//! `YX` ones), and the reading of a line off the wire.
 
 use std::fmt;
 use std::io::{self, BufRead};
@@ -7,8 +7,8 @@ use std::io::{self, BufRead};
 use super::{Command, Field, Info, ParseError, Point, MAX_BLOCK_LINES, MAX_LINE};
 use crate::bad;
 
-/// The command words, as the manager writes them.
-const WORDS: [&str; 13] = [
+/// The command words, as the manager writes them: Gomocup's, then Yixin Board's.
+const WORDS: [&str; 24] = [
     "START",
     "RECTSTART",
     "RESTART",
@@ -22,6 +22,17 @@ const WORDS: [&str; 13] = [
     "PLAY",
     "SWAP2BOARD",
     "DONE",
+    "STOP",
+    "YXSTOP",
+    "YXBOARD",
+    "YXNBEST",
+    "YXSHOWFORBID",
+    "YXHASHCLEAR",
+    "YXSHOWHASHUSAGE",
+    "YXSHOWINFO",
+    "YXBLOCK",
+    "YXBLOCKUNDO",
+    "YXBLOCKRESET",
 ];
 
 /// The command word `word` is, in the manager's spelling, whatever its case.
@@ -145,7 +156,7 @@ pub(super) fn point_argument(command: &str, rest: &str) -> Result<Point, ParseEr
 enum Line {
     /// A whole command.
     Command(Command),
-    /// `BOARD` or `SWAP2BOARD`: a block begins.
+    /// A block begins (`BOARD`, `SWAP2BOARD`, `YXBOARD`, `YXBLOCK`, `YXBLOCKUNDO`).
     Open(Block),
     /// `DONE`.
     Done,
@@ -205,8 +216,24 @@ fn parse_line(line: &str) -> Result<Line, ParseError> {
         "ABOUT" => Command::About,
         "TAKEBACK" => Command::Takeback(point_argument(name, rest)?),
         "PLAY" => Command::Play(point_argument(name, rest)?),
-        "BOARD" => return Ok(Line::Open(Block::new(BlockKind::Board(Vec::new())))),
-        "SWAP2BOARD" => return Ok(Line::Open(Block::new(BlockKind::Swap2(Vec::new())))),
+        "STOP" | "YXSTOP" => Command::Stop,
+        "YXNBEST" => {
+            if rest.is_empty() {
+                return Err(bad(name, "YXNBEST needs the number of moves"));
+            }
+            match number::<u32>(rest) {
+                Ok(0) => return Err(bad(name, "YXNBEST 0: at least 1 move")),
+                Ok(n) => Command::YxNBest(n),
+                Err(why) => return Err(bad(name, why.to_string())),
+            }
+        }
+        "YXSHOWFORBID" => Command::YxShowForbid,
+        "YXHASHCLEAR" => Command::YxHashClear,
+        "YXSHOWHASHUSAGE" => Command::YxShowHashUsage,
+        "YXSHOWINFO" => Command::YxShowInfo,
+        "YXBLOCKRESET" => Command::YxBlockReset,
+        "BOARD" | "YXBOARD" => return Ok(Line::Open(Block::stones(name))),
+        "SWAP2BOARD" | "YXBLOCK" | "YXBLOCKUNDO" => return Ok(Line::Open(Block::points(name))),
         "DONE" => return Ok(Line::Done),
         other => return Err(ParseError::Unknown(other.to_string())),
     };
@@ -245,6 +272,9 @@ fn parse_info(rest: &str) -> Result<Info, ParseError> {
             return Err(bad("INFO", format!("{key}: the folder is missing")))
         }
         "folder" => Info::Folder(value.to_string()),
+        "thread_num" => Info::ThreadNum(number(value).map_err(fail)?),
+        "max_depth" => Info::MaxDepth(number(value).map_err(fail)?),
+        "max_node" => Info::MaxNode(number(value).map_err(fail)?),
         _ => Info::Other {
             key,
             value: value.to_string(),
@@ -252,9 +282,10 @@ fn parse_info(rest: &str) -> Result<Info, ParseError> {
     })
 }
 
-/// Reads one line from the manager, for the one-line commands. `BOARD`, `SWAP2BOARD` and
-/// `DONE` are refused with [`ParseError::BadArgument`]: blocks need a [`Reader`], which uses
-/// this for every line outside a block.
+/// Reads one line from the manager, for the one-line commands. The words that open a block
+/// (`BOARD`, `SWAP2BOARD`, `YXBOARD`, `YXBLOCK`, `YXBLOCKUNDO`) and `DONE` are refused with
+/// [`ParseError::BadArgument`]: blocks need a [`Reader`], which uses this for every line
+/// outside a block.
 pub fn parse(line: &str) -> Result<Command, ParseError> {
     match parse_line(line)? {
         Line::Command(command) => Ok(command),
@@ -270,17 +301,24 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
 }
 
 fn done_without_block() -> ParseError {
-    bad("DONE", "DONE without BOARD or SWAP2BOARD before it")
+    bad(
+        "DONE",
+        "DONE without BOARD, SWAP2BOARD or a YX block before it",
+    )
 }
 
 /// The data of an open block.
 enum BlockKind {
-    Board(Vec<(Point, Field)>),
-    Swap2(Vec<Point>),
+    /// `x,y,field` lines: `BOARD`, `YXBOARD`.
+    Stones(Vec<(Point, Field)>),
+    /// `x,y` lines: `SWAP2BOARD`, `YXBLOCK`, `YXBLOCKUNDO`.
+    Points(Vec<Point>),
 }
 
-/// A `BOARD` or `SWAP2BOARD` block being read.
+/// A block being read.
 struct Block {
+    /// The command word that opened it.
+    name: &'static str,
     kind: BlockKind,
     /// Data lines read so far, empty lines not counted.
     lines: usize,
@@ -291,8 +329,9 @@ struct Block {
 }
 
 impl Block {
-    fn new(kind: BlockKind) -> Block {
+    fn new(name: &'static str, kind: BlockKind) -> Block {
         Block {
+            name,
             kind,
             lines: 0,
             first_error: None,
@@ -300,11 +339,18 @@ impl Block {
         }
     }
 
+    /// A block of stones opened by `name`.
+    fn stones(name: &'static str) -> Block {
+        Block::new(name, BlockKind::Stones(Vec::new()))
+    }
+
+    /// A block of points opened by `name`.
+    fn points(name: &'static str) -> Block {
+        Block::new(name, BlockKind::Points(Vec::new()))
+    }
+
     fn name(&self) -> &'static str {
-        match self.kind {
-            BlockKind::Board(_) => "BOARD",
-            BlockKind::Swap2(_) => "SWAP2BOARD",
-        }
+        self.name
     }
 
     /// Takes in a non-empty data line, or notes what is wrong with it.
@@ -327,19 +373,19 @@ impl Block {
         }
         let (word, _) = crate::first_word(line);
         let expected = match self.kind {
-            BlockKind::Board(_) => "x,y,field",
-            BlockKind::Swap2(_) => "x,y",
+            BlockKind::Stones(_) => "x,y,field",
+            BlockKind::Points(_) => "x,y",
         };
         if let Some(command) = command_word(word) {
             return Err(Why::Command { expected, command });
         }
         match &mut self.kind {
-            BlockKind::Board(stones) => {
+            BlockKind::Stones(stones) => {
                 let [x, y, n] = numbers::<3>(line).map_err(|why| Why::NotAStone(Box::new(why)))?;
                 let field = Field::from_number(n).ok_or(Why::Field(n))?;
                 stones.push((Point { x, y }, field));
             }
-            BlockKind::Swap2(points) => points.push(point(line)?),
+            BlockKind::Points(points) => points.push(point(line)?),
         }
         Ok(())
     }
@@ -358,12 +404,15 @@ impl Block {
                 format!("line {number} after {name}, '{text}': {why}{more}"),
             ));
         }
-        match self.kind {
-            BlockKind::Board(stones) => Ok(Command::Board(stones)),
-            BlockKind::Swap2(points) if matches!(points.len(), 0 | 3 | 5) => {
+        match (name, self.kind) {
+            ("YXBOARD", BlockKind::Stones(stones)) => Ok(Command::YxBoard(stones)),
+            (_, BlockKind::Stones(stones)) => Ok(Command::Board(stones)),
+            ("YXBLOCK", BlockKind::Points(points)) => Ok(Command::YxBlock(points)),
+            ("YXBLOCKUNDO", BlockKind::Points(points)) => Ok(Command::YxBlockUndo(points)),
+            (_, BlockKind::Points(points)) if matches!(points.len(), 0 | 3 | 5) => {
                 Ok(Command::Swap2Board(points))
             }
-            BlockKind::Swap2(points) => Err(bad(
+            (_, BlockKind::Points(points)) => Err(bad(
                 name,
                 format!("SWAP2BOARD sends 0, 3 or 5 stones, found {}", points.len()),
             )),
@@ -371,7 +420,8 @@ impl Block {
     }
 }
 
-/// Reads the manager's lines one by one, collecting the `BOARD` and `SWAP2BOARD` blocks.
+/// Reads the manager's lines one by one, collecting the blocks (`BOARD`, `SWAP2BOARD` and
+/// Yixin's `YXBOARD`, `YXBLOCK`, `YXBLOCKUNDO`).
 #[derive(Default)]
 pub struct Reader {
     block: Option<Block>,
@@ -391,7 +441,7 @@ impl Reader {
         Reader::default()
     }
 
-    /// Whether a `BOARD` or `SWAP2BOARD` block is open, waiting for its `DONE`.
+    /// Whether a block is open, waiting for its `DONE`.
     pub fn in_block(&self) -> bool {
         self.block.is_some()
     }

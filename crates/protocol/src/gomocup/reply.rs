@@ -30,6 +30,10 @@ pub enum Reply {
     /// `x,y x,y ...`: several moves, for `SWAP2BOARD` (three to open, two to let the opponent
     /// choose). Two or more points: one alone is a [`Reply::Move`].
     Moves(Vec<Point>),
+    /// `FORBID XXYYXXYY.`: the answer to `YXSHOWFORBID`, renju's points forbidden to Black,
+    /// each as its x then its y in two digits (`FORBID .` for none). Boards are at most 99
+    /// a side for it: a larger coordinate has no two-digit form.
+    Forbid(Vec<Point>),
     /// `name="duel", version="0.1", ...`: the answer to `ABOUT`, keys as given (recommended:
     /// `name`, `version`, `author`, `country`, `www`, `email`). At least one pair. The format
     /// has no escape: a `"` in a value is printed as `'`.
@@ -48,6 +52,13 @@ impl fmt::Display for Reply {
                     write!(f, "{}{p}", if i == 0 { "" } else { " " })?;
                 }
                 return Ok(());
+            }
+            Reply::Forbid(points) => {
+                write!(f, "FORBID ")?;
+                for p in points {
+                    write!(f, "{:02}{:02}", p.x, p.y)?;
+                }
+                return write!(f, ".");
             }
             Reply::About(pairs) => {
                 for (i, (key, value)) in pairs.iter().enumerate() {
@@ -115,12 +126,32 @@ fn about_pairs(line: &str) -> Result<Vec<(String, String)>, Why> {
     Ok(pairs)
 }
 
+/// The points of a `FORBID` line after its word: groups of four digits, then `.`.
+fn forbidden_points(rest: &str) -> Result<Vec<Point>, String> {
+    let Some(digits) = rest.strip_suffix('.') else {
+        return Err(format!("'{}' does not end with '.'", shorten(rest)));
+    };
+    let digits = digits.trim_end();
+    if !digits.bytes().all(|b| b.is_ascii_digit()) || digits.len() % 4 != 0 {
+        return Err(format!(
+            "'{}' is not points in four digits each, XXYY",
+            shorten(digits)
+        ));
+    }
+    let two = |i: usize| {
+        u32::from(digits.as_bytes()[i] - b'0') * 10 + u32::from(digits.as_bytes()[i + 1] - b'0')
+    };
+    Ok((0..digits.len() / 4)
+        .map(|k| Point::new(two(4 * k), two(4 * k + 2)))
+        .collect())
+}
+
 impl Reply {
     /// Reads one line from a brain, as a manager (or the match runner) does: words in any
     /// case, white space around commas allowed (`10, 11`). Words after `OK` and `SWAP` are
     /// ignored (brains copy the specification's `OK - everything is good`). A line of points
-    /// is a move ([`Reply::Move`] for one, [`Reply::Moves`] for more); a line with `=` that is
-    /// no other reply is an `ABOUT` answer. Old brains answer `ABOUT` with free text, which
+    /// is a move ([`Reply::Move`] for one, [`Reply::Moves`] for more); `FORBID` and its points
+    /// are [`Reply::Forbid`]; a line with `=` that is no other reply is an `ABOUT` answer. Old brains answer `ABOUT` with free text, which
     /// reads as [`ParseError::Unknown`]: a client that sent `ABOUT` may take the line as it is.
     pub fn parse(line: &str) -> Result<Reply, ParseError> {
         let line = line.trim();
@@ -135,6 +166,9 @@ impl Reply {
             "MESSAGE" => Ok(Reply::Message(one_line(rest))),
             "DEBUG" => Ok(Reply::Debug(one_line(rest))),
             "SUGGEST" => point_argument("SUGGEST", rest).map(Reply::Suggest),
+            "FORBID" => forbidden_points(rest)
+                .map(Reply::Forbid)
+                .map_err(|why| bad("FORBID", why)),
             _ if line.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+') => {
                 // White space around commas goes, then each word is a point.
                 let compact = line.split(',').map(str::trim).collect::<Vec<_>>().join(",");

@@ -118,12 +118,13 @@ fn info_keys_and_values() {
             value: "4".into()
         }
     );
+    // Yixin Board's: the threads, and limits besides the time (0 or less: none).
+    assert_eq!(info("INFO THREAD_NUM 2"), Info::ThreadNum(2));
+    assert_eq!(info("INFO max_depth 12"), Info::MaxDepth(12));
+    assert_eq!(info("INFO max_node -1"), Info::MaxNode(-1));
     assert_eq!(
-        info("INFO THREAD_NUM 2"),
-        Info::Other {
-            key: "thread_num".into(),
-            value: "2".into()
-        }
+        info("INFO max_node 1000000000000"),
+        Info::MaxNode(1_000_000_000_000)
     );
     assert_eq!(
         info("INFO usedatabase"),
@@ -185,10 +186,10 @@ fn commands_print_as_the_manager_writes_them() {
         ),
         (
             Command::Info(Info::Other {
-                key: "thread_num".into(),
+                key: "caution_factor".into(),
                 value: "4".into(),
             }),
-            "INFO thread_num 4",
+            "INFO caution_factor 4",
         ),
         (
             Command::Info(Info::Other {
@@ -596,7 +597,11 @@ fn malformed_lines_name_the_problem() {
         ("INFO folder", "INFO", &["folder: the folder is missing"]),
         (&long_folder, "INFO", &["bytes long"]),
         // DONE alone
-        ("DONE", "DONE", &["DONE without BOARD or SWAP2BOARD"]),
+        (
+            "DONE",
+            "DONE",
+            &["DONE without BOARD, SWAP2BOARD or a YX block"],
+        ),
         ("done", "DONE", &["DONE without"]),
         // Blocks with a bad line
         (
@@ -670,7 +675,7 @@ fn malformed_lines_name_the_problem() {
         ("FOO", "FOO"),
         ("hello world", "hello"),
         ("10,10,1", "10,10,1"),
-        ("YXBOARD", "YXBOARD"),
+        ("YXBALANCETWO 1", "YXBALANCETWO"),
         ("STARTX 20", "STARTX"),
         ("SUGGEST 1,1", "SUGGEST"),
         ("OK", "OK"),
@@ -1109,5 +1114,113 @@ mod properties {
                 }
             }
         }
+    }
+}
+
+/// Yixin Board's extensions, with what Rapfi answers them: Kai Sun's Yixin protocol and the
+/// commands Rapfi reads.
+#[test]
+fn yixin_extensions() {
+    assert_eq!(parse("STOP"), Ok(Command::Stop));
+    assert_eq!(parse("yxstop"), Ok(Command::Stop));
+    assert_eq!(parse("YXNBEST 5"), Ok(Command::YxNBest(5)));
+    assert_eq!(parse("yxnbest 1"), Ok(Command::YxNBest(1)));
+    assert_eq!(parse("YXSHOWFORBID"), Ok(Command::YxShowForbid));
+    assert_eq!(parse("YXHASHCLEAR"), Ok(Command::YxHashClear));
+    assert_eq!(parse("YXSHOWHASHUSAGE"), Ok(Command::YxShowHashUsage));
+    assert_eq!(parse("YXSHOWINFO"), Ok(Command::YxShowInfo));
+    assert_eq!(parse("YXBLOCKRESET"), Ok(Command::YxBlockReset));
+    // The protocol's own example: a board sent in the order played, answered by nothing.
+    assert_eq!(
+        command("yxboard\n10,10,1\n10,11,2\n11,11,1\n9,10,2\nDONE"),
+        Command::YxBoard(vec![
+            (p(10, 10), Field::Own),
+            (p(10, 11), Field::Opponent),
+            (p(11, 11), Field::Own),
+            (p(9, 10), Field::Opponent),
+        ])
+    );
+    assert_eq!(command("YXBOARD\nDONE"), Command::YxBoard(Vec::new()));
+    assert_eq!(
+        command("YXBLOCK\n7,7\n8,8\nDONE"),
+        Command::YxBlock(vec![p(7, 7), p(8, 8)])
+    );
+    assert_eq!(
+        command("yxblockundo\r\n7,7\r\ndone"),
+        Command::YxBlockUndo(vec![p(7, 7)])
+    );
+    // Each prints as the manager writes it, and reads back.
+    for cmd in [
+        Command::Stop,
+        Command::YxNBest(3),
+        Command::YxShowForbid,
+        Command::YxHashClear,
+        Command::YxShowHashUsage,
+        Command::YxShowInfo,
+        Command::YxBlockReset,
+        Command::YxBoard(vec![(p(1, 2), Field::Own)]),
+        Command::YxBlock(vec![p(3, 4)]),
+        Command::YxBlockUndo(Vec::new()),
+        Command::Info(Info::ThreadNum(4)),
+        Command::Info(Info::MaxDepth(0)),
+        Command::Info(Info::MaxNode(20000)),
+    ] {
+        assert_eq!(command(&cmd.to_string()), cmd, "{cmd}");
+    }
+    assert_eq!(Command::YxNBest(3).to_string(), "YXNBEST 3");
+    assert_eq!(
+        Command::YxBlock(vec![p(3, 4)]).to_string(),
+        "YXBLOCK\n3,4\nDONE"
+    );
+    // Bad arguments are the brain's ERROR; blocks need their reader.
+    assert!(reason("YXNBEST", "YXNBEST").contains("needs the number"));
+    assert!(reason("YXNBEST 0", "YXNBEST").contains("at least 1"));
+    assert!(reason("YXNBEST x", "YXNBEST").contains("'x' is not a number"));
+    assert!(reason("YXNBEST -2", "YXNBEST").contains("negative"));
+    assert!(reason("YXNBEST 2 3", "YXNBEST").contains("not a number"));
+    assert!(reason("YXBOARD\n1,1,4\nDONE", "YXBOARD").contains("field 4"));
+    assert!(reason("YXBLOCK\n1,1,1\nDONE", "YXBLOCK").contains("2 numbers expected"));
+    assert!(reason("YXBLOCKUNDO\nx\nDONE", "YXBLOCKUNDO").contains("'x' is not a point"));
+    assert!(reason("INFO thread_num x", "INFO").contains("thread_num"));
+    assert!(reason("INFO max_node", "INFO").contains("missing"));
+    assert!(matches!(
+        parse("YXBOARD"),
+        Err(ParseError::BadArgument { .. })
+    ));
+    assert!(matches!(
+        parse("YXBLOCK"),
+        Err(ParseError::BadArgument { .. })
+    ));
+    // Yixin commands duel does not answer stay unknown, named.
+    assert_eq!(
+        error("YXBALANCEONE 0"),
+        ParseError::Unknown("YXBALANCEONE".into())
+    );
+}
+
+#[test]
+fn forbidden_points_read_and_print_in_two_digits() {
+    // The protocol's own example, and Rapfi's answer when there is none.
+    assert_eq!(
+        Reply::parse("FORBID 09121011."),
+        Ok(Reply::Forbid(vec![p(9, 12), p(10, 11)]))
+    );
+    assert_eq!(Reply::parse("FORBID ."), Ok(Reply::Forbid(Vec::new())));
+    assert_eq!(Reply::Forbid(Vec::new()).to_string(), "FORBID .");
+    assert_eq!(
+        Reply::Forbid(vec![p(7, 7), p(12, 3)]).to_string(),
+        "FORBID 07071203."
+    );
+    for bad in [
+        "FORBID",
+        "FORBID 0707",
+        "FORBID 070.",
+        "FORBID 07x7.",
+        "FORBID 07 07.",
+    ] {
+        assert!(
+            matches!(Reply::parse(bad), Err(ParseError::BadArgument { .. })),
+            "{bad}"
+        );
     }
 }

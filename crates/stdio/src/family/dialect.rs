@@ -24,6 +24,9 @@ pub(crate) struct Dialect {
     /// Whether moves count ranks as UCI does (`GameInfo::UCI_RANK_OFFSET`: xiangqi in
     /// Fairy-Stockfish's UCI counts from 1), or as the game's own notation does.
     pub shifts_ranks: bool,
+    /// Whether the game can be changed (`UCI_Variant`, Fairy-Stockfish's option): a dialect
+    /// that speaks one engine's single game (Pikafish's xiangqi) neither offers nor takes it.
+    pub chooses_game: bool,
 }
 
 /// What a line asks of the loop.

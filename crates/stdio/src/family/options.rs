@@ -205,7 +205,11 @@ impl Loop {
     /// The table for this loop's game and session.
     pub(super) fn options(&self) -> Vec<Spec> {
         let switches = self.session.as_ref().map_or(&[][..], |s| s.switches());
-        table(self.opts.game, switches)
+        let mut specs = table(self.opts.game, switches);
+        if !self.dialect.chooses_game {
+            specs.retain(|s| s.sets != Sets::Variant);
+        }
+        specs
     }
 
     /// `uci`'s option lines, each under the name the dialect gives it.

@@ -18,6 +18,7 @@ mod view;
 pub mod conformance;
 pub mod features;
 pub mod perft;
+pub mod pgn;
 pub mod solve;
 pub mod weights;
 

@@ -1,5 +1,6 @@
-//! PGN's tag pairs and results, for every game whose record is shaped as PGN (chess and
-//! xiangqi), so that who played, when and how it ended read the same in every game's record.
+//! PGN's tag pairs and results, for every game whose record is shaped as PGN: chess and
+//! xiangqi write PGN proper, Connect Four its move list under the same tags, so that who
+//! played, when and how it ended read the same in every game's record.
 
 use crate::{Game, Outcome, Side};
 

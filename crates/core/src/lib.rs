@@ -16,6 +16,7 @@ mod score;
 mod view;
 
 pub mod conformance;
+pub mod diagram;
 pub mod features;
 pub mod perft;
 pub mod pgn;

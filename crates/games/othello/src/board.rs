@@ -218,16 +218,18 @@ impl Othello {
     }
 
     /// The board as an 8×8 diagram with coordinates: `X` black, `O` white, `*` the legal moves
-    /// of the side to move, `.` other empty squares; then whose turn it is and the disc count.
+    /// of the side to move, `.` other empty squares, the disc just placed in brackets
+    /// ([`duel_core::diagram`], as every game marks its last move; a pass marks nothing);
+    /// then whose turn it is and the disc count.
     pub fn diagram(&self) -> String {
         let (black, white, moves) = (self.black(), self.white(), self.moves_bb());
-        let mut out = String::from("  a b c d e f g h\n");
+        let last = self.last_move().and_then(Move::to_square);
+        let files = "  a b c d e f g h\n";
+        let mut out = String::from(files);
         for rank in 0..8 {
-            out.push_str(&format!("{}", rank + 1));
-            for file in 0..8 {
-                let bit = 1u64 << (rank * 8 + file);
-                out.push(' ');
-                out.push(if black & bit != 0 {
+            let cells = (rank * 8..rank * 8 + 8).map(|sq: u8| {
+                let bit = 1u64 << sq;
+                let c = if black & bit != 0 {
                     'X'
                 } else if white & bit != 0 {
                     'O'
@@ -235,11 +237,13 @@ impl Othello {
                     '*'
                 } else {
                     '.'
-                });
-            }
-            out.push_str(&format!(" {}\n", rank + 1));
+                };
+                (c, Some(sq) == last)
+            });
+            let row = duel_core::diagram::row(cells);
+            out.push_str(&format!("{}{row}{}\n", rank + 1, rank + 1));
         }
-        out.push_str("  a b c d e f g h\n");
+        out.push_str(files);
         let turn = if self.is_over() {
             "game over".to_string()
         } else {

@@ -195,20 +195,29 @@ impl Xiangqi {
     }
 
     /// The board as text, rank 9 first, Red in capitals, `.` for an empty point, the river
-    /// between ranks 5 and 4, then the files.
+    /// between ranks 5 and 4, then the files. The last move is marked as every game marks it
+    /// ([`duel_core::diagram`]) and as chess marks its own: the piece in brackets where it
+    /// went, `[C]`, and the point it left as `-`.
     pub fn diagram(&self) -> String {
+        let last = self.history.last().map(|p| p.mv);
+        let (from, to) = match last {
+            // A null move (a search's pass) goes nowhere.
+            Some(mv) if mv.from() != mv.to() => (Some(mv.from()), Some(mv.to())),
+            _ => (None, None),
+        };
         let mut out = String::new();
         for rank in (0..board::RANKS).rev() {
-            out.push(char::from(b'0' + rank));
-            for file in 0..board::FILES {
-                out.push(' ');
-                out.push(
-                    self.board
-                        .piece_at(board::square(file, rank))
-                        .map_or('.', fen::letter),
-                );
-            }
-            out.push('\n');
+            let cells = (0..board::FILES).map(|file| {
+                let sq = board::square(file, rank);
+                let c = match self.board.piece_at(sq) {
+                    Some(p) => fen::letter(p),
+                    None if Some(sq) == from => '-',
+                    None => '.',
+                };
+                (c, Some(sq) == to)
+            });
+            let row = duel_core::diagram::row(cells);
+            out.push_str(&format!("{rank}{}\n", row.trim_end()));
             if rank == 5 {
                 out.push_str("  ~ ~ ~ ~ ~ ~ ~ ~ ~\n");
             }

@@ -26,7 +26,7 @@ fn discs_land_on_the_lowest_empty_cell() {
     assert_eq!(full.move_cells(3), MoveCells::default());
 }
 
-/// The diagram's rows, top first, are the view's rows.
+/// The diagram's rows, top first, are the view's rows (the last disc's brackets aside).
 #[test]
 fn the_view_is_the_diagram() {
     let pos = Connect4::from_text("4453").unwrap();
@@ -35,14 +35,15 @@ fn the_view_is_the_diagram() {
         .cells
         .chunks(7)
         .map(|row| {
-            let cells: Vec<String> = row
+            let cells: String = row
                 .iter()
-                .map(|c| c.map_or('.', |p| p.kind).to_string())
+                .map(|c| format!(" {}", c.map_or('.', |p| p.kind)))
                 .collect();
-            cells.join(" ") + "\n"
+            cells + "\n"
         })
         .collect();
-    assert!(pos.diagram().starts_with(&drawn), "{drawn}");
+    let unmarked = pos.diagram().replace(['[', ']'], " ").replace(" \n", "\n");
+    assert!(unmarked.starts_with(&drawn), "{drawn}");
 }
 
 /// The position text is the record: the empty board and the columns played; a full column

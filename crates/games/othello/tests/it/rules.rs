@@ -199,7 +199,32 @@ fn diagram_shows_the_board() {
     assert_eq!(lines[4], "4 . . * O X . . . 4");
     assert_eq!(lines[5], "5 . . . X O * . . 5");
     assert_eq!(lines[10], "X to move; X 2 O 2");
+    assert!(!d.contains('['), "nothing played yet: {d}");
     assert!(pos(&board("X", 'O')).diagram().contains("game over"));
+}
+
+/// The disc just placed stands in brackets, at the board's edge too; a pass marks nothing.
+#[test]
+fn diagram_marks_the_last_disc() {
+    let play = |p: &mut Othello, mv: &str| p.play(p.parse_move(mv).unwrap());
+    let mut p = Othello::start();
+    play(&mut p, "f5");
+    let d = p.diagram();
+    let lines: Vec<&str> = d.lines().collect();
+    assert_eq!(lines[5], "5 . . . X X[X]. . 5", "{d}");
+    assert_eq!(lines[10], "O to move; X 4 O 1");
+    // f1 White, g1 Black: White's h1 takes the last column.
+    let mut p = pos(&board("-----OX", 'O'));
+    play(&mut p, "h1");
+    assert_eq!(p.diagram().lines().nth(1), Some("1 . . . . . O O[O]1"));
+    // Black has no move, White has c1.
+    let mut p = pos(&board("OX", 'X'));
+    play(&mut p, "PA");
+    assert!(!p.diagram().contains('['), "{}", p.diagram());
+    play(&mut p, "c1");
+    let d = p.diagram();
+    assert!(d.contains("\n1 O O[O]. . . . . 1\n"), "{d}");
+    assert!(d.ends_with("game over; X 0 O 3\n"), "{d}");
 }
 
 #[test]

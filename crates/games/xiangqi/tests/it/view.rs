@@ -64,6 +64,32 @@ fn the_diagram_draws_the_river() {
     assert_eq!(Xiangqi::start().diagram(), expected);
 }
 
+/// The last move: the piece in brackets where it went, `-` where it was; only the last one,
+/// and none where the game was set up from a FEN.
+#[test]
+fn the_diagram_marks_the_last_move() {
+    let mut p = Xiangqi::start();
+    play(&mut p, "h2e2");
+    let d = p.diagram();
+    let lines: Vec<&str> = d.lines().collect();
+    assert_eq!(lines[8], "2 . C . .[C]. . - .", "{d}");
+    play(&mut p, "h9g7");
+    let d = p.diagram();
+    let lines: Vec<&str> = d.lines().collect();
+    assert_eq!(lines[0], "9 r n b a k a b - r", "{d}");
+    assert_eq!(lines[2], "7 . c . . . .[n]c .", "{d}");
+    assert_eq!(lines[8], "2 . C . . C . . . .", "{d}");
+    // A step along the rank, from the last file.
+    let mut p = pos("4k4/9/9/9/9/9/9/9/9/3K4R w - - 0 1");
+    assert!(!p.diagram().contains('['), "{}", p.diagram());
+    play(&mut p, "i0h0");
+    assert!(
+        p.diagram().contains("\n0 . . . K . . .[R]-\n"),
+        "{}",
+        p.diagram()
+    );
+}
+
 /// A record given only the players' names still carries the Seven Tag Roster, the names
 /// under Red and Black, as every PGN reader expects.
 #[test]

@@ -155,8 +155,8 @@ impl Chess {
         self.chess960
     }
 
-    /// The board as text, rank 8 first, White's pieces in capitals, then the files. The last
-    /// move is marked as every game marks it
+    /// The board as text, rank 8 first, White's pieces in capitals, then the files and a
+    /// legend of the letters. The last move is marked as every game marks it
     /// ([`duel_core::diagram`]): the piece that moved in brackets on the square it went to,
     /// `[N]`, and the square it left as `-` (castling: the king's move; a square the move
     /// also filled, as a Chess960 castling's rook may, keeps its piece). A brace of brackets
@@ -183,6 +183,7 @@ impl Chess {
             out.push_str(&format!("{rank}{}\n", row.trim_end()));
         }
         out.push_str("  a b c d e f g h\n");
+        out.push_str("K king, Q queen, R rook, B bishop, N knight, P pawn; White upper case\n");
         out
     }
 

@@ -513,8 +513,8 @@ impl Gomoku {
     }
 
     /// The board: rows from the top with their numbers, the column letters below, `X` Black,
-    /// `O` White, the last move in brackets ([`duel_core::diagram`]); then the variant and
-    /// whose turn it is.
+    /// `O` White, the last move in brackets ([`duel_core::diagram`]); then a legend naming
+    /// the letters as the sides are named everywhere else, the variant and whose turn it is.
     pub fn diagram(&self) -> String {
         let (w, h) = (self.width(), self.height());
         let last = self.last_move();
@@ -539,6 +539,11 @@ impl Gomoku {
         }
         out.push('\n');
         let name = <Self as GameInfo>::side_name;
+        out.push_str(&format!(
+            "X {}, O {}\n",
+            name(Side::First),
+            name(Side::Second)
+        ));
         let turn = match self.ended_by() {
             Some(why) => format!("game over: {why}"),
             None => format!("{} to move", name(self.side_to_move())),

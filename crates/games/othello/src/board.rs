@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use duel_core::{Game, MoveError, Outcome, PositionError, Side, SplitMix64};
+use duel_core::{Game, GameInfo, MoveError, Outcome, PositionError, Side, SplitMix64};
 
 use crate::bitboard;
 
@@ -217,10 +217,11 @@ impl Othello {
         self.history.iter().map(|u| u.mv)
     }
 
-    /// The board as an 8×8 diagram with coordinates: `X` black, `O` white, `*` the legal moves
-    /// of the side to move, `.` other empty squares, the disc just placed in brackets
+    /// The board as an 8×8 diagram with coordinates: `X` Black, `O` White, `*` the legal
+    /// moves of the side to move, `.` other empty squares, the disc just placed in brackets
     /// ([`duel_core::diagram`], as every game marks its last move; a pass marks nothing);
-    /// then whose turn it is and the disc count.
+    /// then a legend naming the letters as the sides are named everywhere else (GGF's `PB`
+    /// and `PW`, NBoard's black and white), whose turn it is and each side's discs.
     pub fn diagram(&self) -> String {
         let (black, white, moves) = (self.black(), self.white(), self.moves_bb());
         let last = self.last_move().and_then(Move::to_square);
@@ -244,13 +245,18 @@ impl Othello {
             out.push_str(&format!("{}{row}{}\n", rank + 1, rank + 1));
         }
         out.push_str(files);
+        let name = <Othello as GameInfo>::side_name;
+        let (first, second) = (name(Side::First), name(Side::Second));
+        out.push_str(&format!("X {first}, O {second}, * a legal move\n"));
         let turn = if self.is_over() {
             "game over".to_string()
+        } else if moves == 0 {
+            format!("{} must pass", name(self.side))
         } else {
-            format!("{} to move", side_char(self.side))
+            format!("{} to move", name(self.side))
         };
         out.push_str(&format!(
-            "{turn}; X {} O {}\n",
+            "{turn}; {first} {}, {second} {}\n",
             black.count_ones(),
             white.count_ones()
         ));

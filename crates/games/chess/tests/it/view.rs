@@ -188,7 +188,7 @@ fn bad_records_are_named() {
     }
 }
 
-/// The terminal's board: rank 8 on top, and the last move as the
+/// The terminal's board: rank 8 on top, a legend of the letters, and the last move as the
 /// piece in brackets where it went and `-` where it was; nothing where the game was set up.
 #[test]
 fn the_diagram_marks_the_last_move() {
@@ -202,7 +202,8 @@ fn the_diagram_marks_the_last_move() {
         "3 . . . . . . . .",
         "2 P P P P P P P P",
         "1 R N B Q K B N R",
-        "  a b c d e f g h\n",
+        "  a b c d e f g h",
+        "K king, Q queen, R rook, B bishop, N knight, P pawn; White upper case\n",
     ];
     assert_eq!(p.diagram(), start.join("\n"));
     let play = |p: &mut Chess, mv: &str| p.play(p.parse_move(mv).unwrap());

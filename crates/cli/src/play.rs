@@ -143,13 +143,15 @@ pub fn play(a: &PlayArgs, out: &mut dyn Write) -> Result<()> {
     if let Some(path) = &a.record {
         let names = player_names(a.human);
         let date = duel_arena::pgn_date(time::OffsetDateTime::now_utc().date());
+        // The players under the game's own names for the sides (xiangqi's Red, Connect Four's
+        // X), as its record's roster has them.
         let tags = [
             ("Event", "duel play"),
             ("Site", "?"),
             ("Date", date.as_str()),
             ("Round", "-"),
-            ("White", names[0]),
-            ("Black", names[1]),
+            (s.side_name(Side::First), names[0]),
+            (s.side_name(Side::Second), names[1]),
         ];
         let info = RecordInfo {
             names,

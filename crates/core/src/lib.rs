@@ -16,8 +16,10 @@ mod score;
 mod view;
 
 pub mod conformance;
+pub mod diagram;
 pub mod features;
 pub mod perft;
+pub mod pgn;
 pub mod solve;
 pub mod weights;
 

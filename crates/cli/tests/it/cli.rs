@@ -889,8 +889,43 @@ fn chess_play_shows_san_and_records_pgn() {
     // A human move is echoed in SAN too.
     let out = duel_with_input(&["play", "chess", "--depth", "1"], "g1f3\nquit\n").success();
     assert!(out.contains("White plays Nf3"), "{out}");
-    duel(&["play", "connect4", "--record", path]).failure(&["connect4", "no game record"]);
+    duel(&["play", "tictactoe", "--record", path]).failure(&["tictactoe", "no game record"]);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `play --record` names the players under the game's own names for the sides: Red and Black
+/// in xiangqi's PGN, X and O in Connect Four's record, which reads back as the game played.
+#[test]
+fn play_records_name_the_players_by_the_games_sides() {
+    let file = std::env::temp_dir().join(format!("duel-cli-names-{}", std::process::id()));
+    let path = file.to_str().unwrap();
+    duel_with_input(
+        &["play", "xiangqi", "--depth", "1", "--record", path],
+        "h2e2\nquit\n",
+    )
+    .success();
+    let pgn = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        pgn.contains("[Red \"you\"]\n[Black \"duel\"]\n") && !pgn.contains("[White "),
+        "{pgn}"
+    );
+    duel_with_input(
+        &[
+            "play", "connect4", "--as", "second", "--depth", "2", "--record", path,
+        ],
+        "1\nquit\n",
+    )
+    .success();
+    let record = std::fs::read_to_string(&file).unwrap();
+    assert!(record.contains("[X \"duel\"]\n[O \"you\"]\n"), "{record}");
+    assert!(record.contains("[Event \"duel play\"]"), "{record}");
+    // duel's column, yours (1), duel's reply, and the game unfinished.
+    let moves = record.lines().last().unwrap().as_bytes();
+    assert!(
+        moves.len() == 5 && moves[1] == b'1' && moves.ends_with(b" *"),
+        "{record}"
+    );
+    std::fs::remove_file(&file).unwrap();
 }
 
 /// Chess moves as players write them, SAN, where a person types a move: `play`'s prompt and

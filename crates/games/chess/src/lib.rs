@@ -155,26 +155,57 @@ impl Chess {
         self.chess960
     }
 
-    /// The board as text, rank 8 first, White's pieces in capitals, then the files.
+    /// The board as text, rank 8 first, White's pieces in capitals, then the files and a
+    /// legend of the letters. The last move is marked as every game marks it
+    /// ([`duel_core::diagram`]): the piece that moved in brackets on the square it went to,
+    /// `[N]`, and the square it left as `-` (castling: the king's move; a square the move
+    /// also filled, as a Chess960 castling's rook may, keeps its piece). A brace of brackets
+    /// for the square left would need the separator the two squares share when they stand
+    /// side by side (a king's or rook's step along the rank), so it has a mark of its own.
     pub fn diagram(&self) -> String {
         let b = &self.board;
+        let (from, to) = self
+            .last_move()
+            .map_or((None, None), |(mv, to)| (Some(mv.from), Some(to)));
         let mut out = String::new();
         for rank in Rank::ALL.iter().rev() {
-            out.push_str(&rank.to_string());
-            for file in File::ALL {
+            let cells = File::ALL.map(|file| {
                 let sq = Square::new(file, *rank);
                 let c = match (b.piece_on(sq), b.color_on(sq)) {
                     (Some(p), Some(Color::White)) => piece_char(p).to_ascii_uppercase(),
                     (Some(p), _) => piece_char(p),
+                    _ if Some(sq) == from => '-',
                     _ => '.',
                 };
-                out.push(' ');
-                out.push(c);
-            }
-            out.push('\n');
+                (c, Some(sq) == to)
+            });
+            let row = duel_core::diagram::row(cells);
+            out.push_str(&format!("{rank}{}\n", row.trim_end()));
         }
         out.push_str("  a b c d e f g h\n");
+        out.push_str("K king, Q queen, R rook, B bishop, N knight, P pawn; White upper case\n");
         out
+    }
+
+    /// The move that led here from the position before it and the square it is drawn to
+    /// (castling: the king's own, `g1`, where it is played onto the rook), found among the
+    /// moves of that position; None where the game was set up here.
+    pub fn last_move(&self) -> Option<(Move, Square)> {
+        let (before, _) = self.history.last()?;
+        let mut found = None;
+        before.generate_moves(|pm| {
+            found = pm.into_iter().find(|&mv| {
+                let mut after = before.clone();
+                after.play_unchecked(mv);
+                after == self.board
+            });
+            found.is_some()
+        });
+        let mv = found?;
+        Some((
+            mv,
+            Chess::from_board(before.clone()).king_step_castle(mv).to,
+        ))
     }
 
     /// True if the side to move is in check.

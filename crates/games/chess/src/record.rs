@@ -10,8 +10,7 @@ use duel_core::{Game, MoveError, PositionError, Side};
 
 use crate::{is_uci_syntax, Chess, Move};
 
-/// The results that end PGN movetext.
-pub(crate) const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+pub(crate) use duel_core::pgn::RESULTS;
 
 /// Why a record was refused: its PGN's form, a tag, or a move.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

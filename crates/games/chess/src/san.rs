@@ -151,27 +151,13 @@ pub fn pgn(start: &Chess, moves: &[Move], info: &RecordInfo<'_>) -> String {
             words.push(braced(note));
         }
     }
-    let result = result.unwrap_or(match (pos.outcome(), pos.side_to_move()) {
-        (None, _) => "*",
-        (Some(duel_core::Outcome::Draw), _) => "1/2-1/2",
-        (Some(duel_core::Outcome::Win), duel_core::Side::First)
-        | (Some(duel_core::Outcome::Loss), duel_core::Side::Second) => "1-0",
-        _ => "0-1",
-    });
+    let result = result.unwrap_or(duel_core::pgn::result(&pos));
     if let Some(c) = comment {
         words.push(braced(c));
     }
     words.push(result.to_string());
-    let mut out = String::new();
-    let mut tag = |k: &str, v: &str| {
-        out.push_str(&format!(
-            "[{k} \"{}\"]\n",
-            v.replace('\\', "\\\\").replace('"', "\\\"")
-        ));
-    };
-    for (k, v) in info.pgn_tags(<Chess as GameInfo>::SIDE_NAMES, result) {
-        tag(&k, &v);
-    }
+    let mut tags = info.pgn_tags(<Chess as GameInfo>::SIDE_NAMES, result);
+    let mut tag = |k: &str, v: &str| tags.push((k.to_string(), v.to_string()));
     // The name lichess and most GUIs read; a Chess960 game's start is in the FEN tag.
     if start.is_chess960() {
         tag("Variant", "Chess960");
@@ -181,6 +167,7 @@ pub fn pgn(start: &Chess, moves: &[Move], info: &RecordInfo<'_>) -> String {
         tag("SetUp", "1");
         tag("FEN", &fen);
     }
+    let mut out = duel_core::pgn::write_tags(tags);
     out.push('\n');
     let mut line = String::new();
     for w in words {

@@ -8,8 +8,8 @@ use duel_core::solve::{
     SolverProgress,
 };
 use duel_core::{
-    BoardStyle, BoardView, EvaluatorError, EvaluatorVisitor, Game, GameInfo, MoveCells, Piece,
-    PositionError, Score, SolveBudget, SolverStopped,
+    pgn, BoardStyle, BoardView, EvaluatorError, EvaluatorVisitor, Game, GameInfo, MoveCells, Piece,
+    PositionError, RecordInfo, Score, SolveBudget, SolverStopped,
 };
 
 use crate::{pons_to_score, Column, Connect4, Solver, Threats, HEIGHT, WIDTH};
@@ -101,10 +101,33 @@ impl GameInfo for Connect4 {
         MoveCells::placement((row_from_top * WIDTH + u32::from(col)) as u16)
     }
 
-    /// The position text is the columns played from the empty board: they are given back as
-    /// moves.
+    /// PGN's tags (the roster with the players under `X` and `O`, then the front end's), then
+    /// the columns played from the empty board as the position text writes them, and the
+    /// result: `4453 *`. No Connect Four format is read widely enough to follow, and this is
+    /// the shape of the other games' records around the form of Pons' test sets. Comments and
+    /// times have no place in it.
+    fn record(start: &Self, moves: &[Column], info: &RecordInfo<'_>) -> Option<String> {
+        let mut end = *start;
+        for &col in moves {
+            end.play(col);
+        }
+        let result = info.result.unwrap_or(pgn::result(&end));
+        let tags = pgn::write_tags(info.pgn_tags(Self::SIDE_NAMES, result));
+        let movetext = [end.to_text().as_str(), result].join(" ");
+        Some(format!("{tags}\n{}\n", movetext.trim_start()))
+    }
+
+    /// What [`GameInfo::record`] writes, or the position text alone: the columns played from
+    /// the empty board, given back as moves. The tags are passed over; the columns may stand
+    /// apart (`4 4 5 3`), and a result may end them.
     fn read_record(_start: &Self, text: &str) -> Result<(Self, Vec<Column>), PositionError> {
-        let end = Self::from_text(text)?;
+        let (_, movetext) = pgn::read_tags(text)
+            .map_err(|e| PositionError::new(Self::NAME, text, e.to_string()))?;
+        let mut words: Vec<&str> = movetext.split_whitespace().collect();
+        if words.last().is_some_and(|w| pgn::RESULTS.contains(w)) {
+            words.pop();
+        }
+        let end = Self::from_text(&words.concat())?;
         Ok((Self::start(), end.moves_played().to_vec()))
     }
 

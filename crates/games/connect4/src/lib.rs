@@ -127,23 +127,30 @@ impl Connect4 {
     }
 
     /// The board as text: rows from top to bottom, `X` for the first player, `O` for the
-    /// second, `.` for empty, and the column numbers underneath.
+    /// second, `.` for empty, the last disc dropped in brackets ([`duel_core::diagram`], as
+    /// every game marks its last move), and the column numbers underneath. No legend: the
+    /// sides are named `X` and `O` everywhere.
     pub fn diagram(&self) -> String {
-        let mut out = String::with_capacity(((2 * WIDTH) * (HEIGHT + 1)) as usize);
+        let last = self
+            .moves_played()
+            .last()
+            .map(|&col| (col, self.height(col) - 1));
+        let mut out = String::with_capacity(((2 * WIDTH + 1) * (HEIGHT + 1)) as usize);
         for row in (0..HEIGHT).rev() {
-            for col in 0..WIDTH as u8 {
-                out.push(match self.at(col, row) {
+            let cells = (0..WIDTH as u8).map(|col| {
+                let letter = match self.at(col, row) {
                     Some(Side::First) => 'X',
                     Some(Side::Second) => 'O',
                     None => '.',
-                });
-                out.push(if col + 1 < WIDTH as u8 { ' ' } else { '\n' });
-            }
+                };
+                (letter, last == Some((col, row)))
+            });
+            out.push_str(duel_core::diagram::row(cells).trim_end());
+            out.push('\n');
         }
-        for col in 0..WIDTH as u8 {
-            out.push(char::from(b'1' + col));
-            out.push(if col + 1 < WIDTH as u8 { ' ' } else { '\n' });
-        }
+        let numbers = (0..WIDTH as u8).map(|col| (char::from(b'1' + col), false));
+        out.push_str(duel_core::diagram::row(numbers).trim_end());
+        out.push('\n');
         out
     }
 }
@@ -317,18 +324,37 @@ mod tests {
     use super::*;
 
     #[test]
-    fn diagram_shows_stones_from_the_top() {
+    fn diagram_shows_stones_from_the_top_and_the_last_in_brackets() {
         let pos = Connect4::from_text("4453").unwrap();
-        let expected = "\
-. . . . . . .
-. . . . . . .
-. . . . . . .
-. . . . . . .
-. . . O . . .
-. . O X X . .
-1 2 3 4 5 6 7
-";
+        // Each line begins with a separator: the room for a bracket in the first column.
+        let expected = [
+            " . . . . . . .",
+            " . . . . . . .",
+            " . . . . . . .",
+            " . . . . . . .",
+            " . . . O . . .",
+            " . .[O]X X . .",
+            " 1 2 3 4 5 6 7\n",
+        ]
+        .join("\n");
         assert_eq!(pos.diagram(), expected);
+        // The last disc on top of a full column, and at either edge.
+        let full = Connect4::from_text("444444").unwrap().diagram();
+        assert!(
+            full.starts_with(" . . .[O]. . .\n . . . X . . .\n"),
+            "{full}"
+        );
+        let right = Connect4::from_text("7").unwrap().diagram();
+        assert!(
+            right.ends_with(" . . . . . .[X]\n 1 2 3 4 5 6 7\n"),
+            "{right}"
+        );
+        let left = Connect4::from_text("1").unwrap().diagram();
+        assert!(
+            left.ends_with("\n[X]. . . . . .\n 1 2 3 4 5 6 7\n"),
+            "{left}"
+        );
+        assert!(!Connect4::start().diagram().contains('['));
         assert_eq!(format!("{pos:?}"), "Connect4(\"4453\")");
     }
 }

@@ -62,7 +62,7 @@ pub mod weights;
 
 use std::fmt;
 
-use duel_core::{Game, MoveError, Outcome, PositionError, Side, SplitMix64};
+use duel_core::{Game, GameInfo, MoveError, Outcome, PositionError, Side, SplitMix64};
 
 pub use eval::{Shapes, Textbook};
 pub use patterns::{line_kind, Kind, Patterns, Threat, ORDINARY_MAX};
@@ -568,34 +568,24 @@ impl Gomoku {
     }
 
     /// The board: rows from the top with their numbers, the column letters below, `X` Black,
-    /// `O` White, the last move in brackets; then the variant and whose turn it is.
+    /// `O` White, the last move in brackets ([`duel_core::diagram`]); then a legend naming
+    /// the letters as the sides are named everywhere else, the variant and whose turn it is.
     pub fn diagram(&self) -> String {
         let (w, h) = (self.width(), self.height());
         let last = self.last_move();
         let mut out = String::new();
         for y in 0..h {
-            out.push_str(&format!("{:>2}", h - y));
-            let mut after_last = false;
-            for x in 0..w {
+            let cells = (0..w).map(|x| {
                 let c = Cell::new(x, y);
-                out.push(if Some(c) == last {
-                    '['
-                } else if after_last {
-                    ']'
-                } else {
-                    ' '
-                });
-                after_last = Some(c) == last;
-                out.push(match self.stone(c) {
+                let letter = match self.stone(c) {
                     Some(Side::First) => 'X',
                     Some(Side::Second) => 'O',
                     None => '.',
-                });
-            }
-            if after_last {
-                out.push(']');
-            }
-            out.push('\n');
+                };
+                (letter, Some(c) == last)
+            });
+            let row = duel_core::diagram::row(cells);
+            out.push_str(&format!("{:>2}{}\n", h - y, row.trim_end()));
         }
         out.push_str("  ");
         for x in 0..w {
@@ -603,10 +593,15 @@ impl Gomoku {
             out.push(char::from(b'a' + x));
         }
         out.push('\n');
+        let name = <Self as GameInfo>::side_name;
+        out.push_str(&format!(
+            "X {}, O {}\n",
+            name(Side::First),
+            name(Side::Second)
+        ));
         let turn = match self.ended_by() {
             Some(why) => format!("game over: {why}"),
-            None if self.side_to_move() == Side::First => "Black to move".into(),
-            None => "White to move".into(),
+            None => format!("{} to move", name(self.side_to_move())),
         };
         out.push_str(&format!(
             "{} {}x{}; {turn}\n",

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use duel_core::{Game, MoveError, Outcome, PositionError, Side, SplitMix64};
+use duel_core::{Game, GameInfo, MoveError, Outcome, PositionError, Side, SplitMix64};
 
 use crate::bitboard;
 
@@ -217,17 +217,20 @@ impl Othello {
         self.history.iter().map(|u| u.mv)
     }
 
-    /// The board as an 8×8 diagram with coordinates: `X` black, `O` white, `*` the legal moves
-    /// of the side to move, `.` other empty squares; then whose turn it is and the disc count.
+    /// The board as an 8×8 diagram with coordinates: `X` Black, `O` White, `*` the legal
+    /// moves of the side to move, `.` other empty squares, the disc just placed in brackets
+    /// ([`duel_core::diagram`], as every game marks its last move; a pass marks nothing);
+    /// then a legend naming the letters as the sides are named everywhere else (GGF's `PB`
+    /// and `PW`, NBoard's black and white), whose turn it is and each side's discs.
     pub fn diagram(&self) -> String {
         let (black, white, moves) = (self.black(), self.white(), self.moves_bb());
-        let mut out = String::from("  a b c d e f g h\n");
+        let last = self.last_move().and_then(Move::to_square);
+        let files = "  a b c d e f g h\n";
+        let mut out = String::from(files);
         for rank in 0..8 {
-            out.push_str(&format!("{}", rank + 1));
-            for file in 0..8 {
-                let bit = 1u64 << (rank * 8 + file);
-                out.push(' ');
-                out.push(if black & bit != 0 {
+            let cells = (rank * 8..rank * 8 + 8).map(|sq: u8| {
+                let bit = 1u64 << sq;
+                let c = if black & bit != 0 {
                     'X'
                 } else if white & bit != 0 {
                     'O'
@@ -235,18 +238,25 @@ impl Othello {
                     '*'
                 } else {
                     '.'
-                });
-            }
-            out.push_str(&format!(" {}\n", rank + 1));
+                };
+                (c, Some(sq) == last)
+            });
+            let row = duel_core::diagram::row(cells);
+            out.push_str(&format!("{}{row}{}\n", rank + 1, rank + 1));
         }
-        out.push_str("  a b c d e f g h\n");
+        out.push_str(files);
+        let name = <Othello as GameInfo>::side_name;
+        let (first, second) = (name(Side::First), name(Side::Second));
+        out.push_str(&format!("X {first}, O {second}, * a legal move\n"));
         let turn = if self.is_over() {
             "game over".to_string()
+        } else if moves == 0 {
+            format!("{} must pass", name(self.side))
         } else {
-            format!("{} to move", side_char(self.side))
+            format!("{} to move", name(self.side))
         };
         out.push_str(&format!(
-            "{turn}; X {} O {}\n",
+            "{turn}; {first} {}, {second} {}\n",
             black.count_ones(),
             white.count_ones()
         ));

@@ -93,22 +93,24 @@ impl TicTacToe {
         contains_line(self.stones(side))
     }
 
-    /// The board as three rows of `X`, `O` and `.`.
+    /// The board as three rows of `X`, `O` and the empty cells' numbers (what a move is
+    /// typed as), the last move in brackets ([`duel_core::diagram`], as every game marks it).
     pub fn diagram(&self) -> String {
+        let last = self.history.last().copied();
         let mut out = String::new();
         for row in 0..3 {
-            for col in 0..3 {
-                let bit = 1 << (row * 3 + col);
-                out.push(if self.stones[0] & bit != 0 {
+            let cells = (row * 3..row * 3 + 3).map(|cell: Cell| {
+                let bit = 1 << cell;
+                let mark = if self.stones[0] & bit != 0 {
                     'X'
                 } else if self.stones[1] & bit != 0 {
                     'O'
                 } else {
-                    char::from(b'1' + (row * 3 + col) as u8)
-                });
-                out.push(' ');
-            }
-            out.pop();
+                    char::from(b'1' + cell)
+                };
+                (mark, Some(cell) == last)
+            });
+            out.push_str(duel_core::diagram::row(cells).trim_end());
             out.push('\n');
         }
         out
@@ -376,6 +378,9 @@ mod tests {
     #[test]
     fn board_view_follows_the_diagram() {
         let pos = TicTacToe::from_text("51").unwrap();
+        assert_eq!(pos.diagram(), "[O]2 3\n 4 X 6\n 7 8 9\n");
+        let later = TicTacToe::from_text("519").unwrap();
+        assert_eq!(later.diagram(), " O 2 3\n 4 X 6\n 7 8[X]\n");
         let view = pos.board_view();
         assert_eq!((view.cols, view.rows), (3, 3));
         let piece = |side, kind| Some(Piece { side, kind });

@@ -59,6 +59,14 @@ pub use record::read_pgn;
 pub use rulings::Ruling;
 pub use strong::Strong;
 
+/// What [`Xiangqi::diagram`] writes under the board: the pieces' letters, then the three
+/// ways of numbering the points that a player meets (duel reads ICCS and WXF).
+const LEGEND: &str = "\
+R chariot, H horse, E elephant, A advisor, K king, C cannon, P pawn; Red upper case
+ICCS h2e2: files a-i, ranks 0-9 from Red's side; UCI (Fairy-Stockfish) ranks 1-10
+WXF C2.5 (the cannon from file 2 to 5): files 1-9 from each player's own right
+";
+
 /// Plies without a capture after which the game is drawn: the 60-move rule.
 pub const NO_CAPTURE_PLIES: u32 = 120;
 
@@ -194,26 +202,39 @@ impl Xiangqi {
         }
     }
 
-    /// The board as text, rank 9 first, Red in capitals, `.` for an empty point, the river
-    /// between ranks 5 and 4, then the files.
+    /// The board as text, rank 9 first, the pieces in WXF's letters as the moves are shown
+    /// (Red in capitals: FEN's `N` and `B` are WXF's `H` and `E`), `.` for an empty point, the
+    /// river between ranks 5 and 4, the files, then a legend: the letters, and how ICCS, UCI
+    /// and WXF count the files and ranks. The last move is marked as every game marks it
+    /// ([`duel_core::diagram`]) and as chess marks its own: the piece in brackets where it
+    /// went, `[C]`, and the point it left as `-`.
     pub fn diagram(&self) -> String {
+        let last = self.history.last().map(|p| p.mv);
+        let (from, to) = match last {
+            // A null move (a search's pass) goes nowhere.
+            Some(mv) if mv.from() != mv.to() => (Some(mv.from()), Some(mv.to())),
+            _ => (None, None),
+        };
         let mut out = String::new();
         for rank in (0..board::RANKS).rev() {
-            out.push(char::from(b'0' + rank));
-            for file in 0..board::FILES {
-                out.push(' ');
-                out.push(
-                    self.board
-                        .piece_at(board::square(file, rank))
-                        .map_or('.', fen::letter),
-                );
-            }
-            out.push('\n');
+            let cells = (0..board::FILES).map(|file| {
+                let sq = board::square(file, rank);
+                let c = match self.board.piece_at(sq) {
+                    Some(p) if p.side == Side::First => notation::wxf_letter(p.kind),
+                    Some(p) => notation::wxf_letter(p.kind).to_ascii_lowercase(),
+                    None if Some(sq) == from => '-',
+                    None => '.',
+                };
+                (c, Some(sq) == to)
+            });
+            let row = duel_core::diagram::row(cells);
+            out.push_str(&format!("{rank}{}\n", row.trim_end()));
             if rank == 5 {
                 out.push_str("  ~ ~ ~ ~ ~ ~ ~ ~ ~\n");
             }
         }
         out.push_str("  a b c d e f g h i\n");
+        out.push_str(LEGEND);
         out
     }
 

@@ -43,7 +43,7 @@ pub fn iccs(mv: Move) -> String {
 }
 
 /// WXF's letter for a kind.
-fn wxf_letter(kind: Kind) -> char {
+pub(crate) fn wxf_letter(kind: Kind) -> char {
     match kind {
         Kind::King => 'K',
         Kind::Advisor => 'A',

@@ -3,14 +3,12 @@
 //! when read, also a FEN alone or UCCI/UCI `position` arguments (`startpos moves h2e2 h9g7`).
 //! Moves are checked on the bare rules: a game may go on past a repetition no one claimed.
 
-use duel_core::{Game, GameInfo, Outcome, PositionError, RecordInfo, Side};
+use duel_core::pgn::{self, RESULTS};
+use duel_core::{Game, GameInfo, PositionError, RecordInfo, Side};
 
 use crate::board::Move;
 use crate::notation::parse_iccs;
 use crate::{Xiangqi, START_FEN};
-
-/// The results that end PGN movetext.
-const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
 /// Why a record was refused: its PGN's form, a tag, or a move.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -91,36 +89,20 @@ pub(crate) fn write(start: &Xiangqi, moves: &[Move], info: &RecordInfo<'_>) -> S
     for &mv in moves {
         end.play(mv);
     }
-    let result = info.result.unwrap_or(match end.outcome() {
-        None => "*",
-        Some(Outcome::Draw) => "1/2-1/2",
-        Some(o) => {
-            let red_won = (o == Outcome::Win) == (end.side_to_move() == Side::First);
-            if red_won {
-                "1-0"
-            } else {
-                "0-1"
-            }
-        }
-    });
+    let result = info.result.unwrap_or(pgn::result(&end));
     if let Some(t) = info.termination {
         words.push(comment(t));
     }
     words.push(result.to_string());
-    let mut out = String::new();
-    let mut tag = |k: &str, v: &str| {
-        let v = v.replace('\\', "\\\\").replace('"', "\\\"");
-        out.push_str(&format!("[{k} \"{v}\"]\n"));
-    };
-    for (k, v) in info.pgn_tags(<Xiangqi as GameInfo>::SIDE_NAMES, result) {
-        tag(&k, &v);
-    }
+    let mut tags = info.pgn_tags(<Xiangqi as GameInfo>::SIDE_NAMES, result);
+    let mut tag = |k: &str, v: &str| tags.push((k.to_string(), v.to_string()));
     tag("Variant", "xiangqi");
     let fen = start.to_text();
     if fen != START_FEN {
         tag("SetUp", "1");
         tag("FEN", &fen);
     }
+    let mut out = pgn::write_tags(tags);
     out.push('\n');
     out.push_str(&wrap(&words, 80));
     out

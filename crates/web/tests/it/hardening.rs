@@ -376,7 +376,7 @@ async fn refusals_are_json_with_the_documented_status() {
 }
 
 /// Item 8: a record names its players in every game's format: PGN's Seven Tag Roster for
-/// chess and xiangqi, as GGF does for Othello.
+/// chess and xiangqi, and over Connect Four's columns, as GGF does for Othello.
 #[tokio::test]
 async fn records_carry_the_players_names() {
     let app = crate::common::with_caps(Caps::default());
@@ -394,6 +394,11 @@ async fn records_carry_the_players_names() {
              [Red \"Ann\"]\n[Black \"Bo\"]\n[Result \"*\"]\n",
         ),
         ("othello", json!(["f5"]), "PB[Ann]PW[Bo]"),
+        (
+            "connect4",
+            json!(["4", "3"]),
+            "[Round \"?\"]\n[X \"Ann\"]\n[O \"Bo\"]\n[Result \"*\"]\n\n43 *\n",
+        ),
     ] {
         let (status, r) = post(
             &app,

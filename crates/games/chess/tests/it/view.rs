@@ -187,3 +187,56 @@ fn bad_records_are_named() {
         }
     }
 }
+
+/// The terminal's board: rank 8 on top, a legend of the letters, and the last move as the
+/// piece in brackets where it went and `-` where it was; nothing where the game was set up.
+#[test]
+fn the_diagram_marks_the_last_move() {
+    let mut p = Chess::start();
+    let start = [
+        "8 r n b q k b n r",
+        "7 p p p p p p p p",
+        "6 . . . . . . . .",
+        "5 . . . . . . . .",
+        "4 . . . . . . . .",
+        "3 . . . . . . . .",
+        "2 P P P P P P P P",
+        "1 R N B Q K B N R",
+        "  a b c d e f g h",
+        "K king, Q queen, R rook, B bishop, N knight, P pawn; White upper case\n",
+    ];
+    assert_eq!(p.diagram(), start.join("\n"));
+    let play = |p: &mut Chess, mv: &str| p.play(p.parse_move(mv).unwrap());
+    play(&mut p, "e2e4");
+    let d = p.diagram();
+    let lines: Vec<&str> = d.lines().collect();
+    assert_eq!(lines[4], "4 . . . .[P]. . .", "{d}");
+    assert_eq!(lines[6], "2 P P P P - P P P", "{d}");
+    play(&mut p, "g8f6");
+    let lines: Vec<String> = p.diagram().lines().map(String::from).collect();
+    assert_eq!(lines[0], "8 r n b q k b - r");
+    assert_eq!(lines[2], "6 . . . . .[n]. .");
+    assert_eq!(
+        lines[6], "2 P P P P . P P P",
+        "only the last move is marked"
+    );
+    // Castling: the king's move, to g1 though it is played onto the rook; the rook's own
+    // squares are not marked. A step along the rank shares no separator with the mark.
+    let mut c = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    play(&mut c, "e1g1");
+    assert_eq!(c.diagram().lines().nth(7), Some("1 R . . . - R[K]."));
+    play(&mut c, "e8d8");
+    assert_eq!(c.diagram().lines().next(), Some("8 r . .[k]- . . r"));
+    // A promotion at the board's edge; a position set up from a FEN marks nothing.
+    let mut q = pos("8/7P/8/8/8/8/8/k6K w - - 0 1");
+    assert!(!q.diagram().contains(['[', '-']), "{}", q.diagram());
+    play(&mut q, "h7h8q");
+    assert_eq!(q.diagram().lines().next(), Some("8 . . . . . . .[Q]"));
+    assert_eq!(q.diagram().lines().nth(1), Some("7 . . . . . . . -"));
+    // Chess960: the king castles from f1 onto its rook on g1 and the rook lands on f1; the
+    // square the king left is filled, so it keeps its rook.
+    let mut n = pos("4k3/8/8/8/8/8/8/5KR1 w G - 0 1");
+    n.set_chess960(true);
+    play(&mut n, "f1g1");
+    assert_eq!(n.diagram().lines().nth(7), Some("1 . . . . . R[K]."));
+}

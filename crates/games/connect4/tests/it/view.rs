@@ -1,7 +1,7 @@
 //! What a graphical front end is shown: the grid, where a disc lands, records read back.
 
 use duel_connect4::Connect4;
-use duel_core::{Game, GameInfo, MoveCells, Piece, Side};
+use duel_core::{Game, GameInfo, MoveCells, Piece, RecordInfo, Side};
 
 /// A disc dropped into an empty column lands on the bottom row; the next one above it.
 #[test]
@@ -26,7 +26,7 @@ fn discs_land_on_the_lowest_empty_cell() {
     assert_eq!(full.move_cells(3), MoveCells::default());
 }
 
-/// The diagram's rows, top first, are the view's rows.
+/// The diagram's rows, top first, are the view's rows (the last disc's brackets aside).
 #[test]
 fn the_view_is_the_diagram() {
     let pos = Connect4::from_text("4453").unwrap();
@@ -35,14 +35,15 @@ fn the_view_is_the_diagram() {
         .cells
         .chunks(7)
         .map(|row| {
-            let cells: Vec<String> = row
+            let cells: String = row
                 .iter()
-                .map(|c| c.map_or('.', |p| p.kind).to_string())
+                .map(|c| format!(" {}", c.map_or('.', |p| p.kind)))
                 .collect();
-            cells.join(" ") + "\n"
+            cells + "\n"
         })
         .collect();
-    assert!(pos.diagram().starts_with(&drawn), "{drawn}");
+    let unmarked = pos.diagram().replace(['[', ']'], " ").replace(" \n", "\n");
+    assert!(unmarked.starts_with(&drawn), "{drawn}");
 }
 
 /// The position text is the record: the empty board and the columns played; a full column
@@ -61,4 +62,62 @@ fn records_are_the_position_text() {
     );
     let e = Connect4::read_record(&start, "48").unwrap_err().reason;
     assert!(e.contains("move 2"), "{e}");
+}
+
+/// A record names the players under `X` and `O` in PGN's tags, with the front end's own tags
+/// and the result after the columns; it reads back to the same moves, as do the columns apart
+/// and a result alone.
+#[test]
+fn records_name_the_players_and_read_back() {
+    let start = Connect4::start();
+    let moves = [3, 3, 4, 2];
+    let tags = [
+        ("Event", "duel match"),
+        ("Round", "2"),
+        ("Termination", "adjudicated"),
+    ];
+    let info = RecordInfo {
+        names: ["Ann \"the\" first", "Bo]"],
+        tags: &tags,
+        result: Some("1/2-1/2"),
+        ..RecordInfo::default()
+    };
+    let text = Connect4::record(&start, &moves, &info).unwrap();
+    assert_eq!(
+        text,
+        "[Event \"duel match\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"2\"]\n\
+         [X \"Ann \\\"the\\\" first\"]\n[O \"Bo]\"]\n[Result \"1/2-1/2\"]\n\
+         [Termination \"adjudicated\"]\n\n4453 1/2-1/2\n"
+    );
+    assert_eq!(
+        Connect4::read_record(&start, &text),
+        Ok((start, moves.to_vec()))
+    );
+    // Unnamed players are PGN's unknown; a game in progress ends in `*`; a finished one says
+    // who won, the first player's points first.
+    let unnamed = Connect4::record(&start, &moves, &RecordInfo::default()).unwrap();
+    assert!(
+        unnamed.contains("[X \"?\"]\n[O \"?\"]\n[Result \"*\"]\n\n4453 *\n"),
+        "{unnamed}"
+    );
+    let won = [0, 1, 0, 1, 0, 1, 0];
+    let text = Connect4::record(&start, &won, &RecordInfo::default()).unwrap();
+    assert!(
+        text.ends_with("[Result \"1-0\"]\n\n1212121 1-0\n"),
+        "{text}"
+    );
+    let empty = Connect4::record(&start, &[], &RecordInfo::default()).unwrap();
+    assert!(empty.ends_with("\n\n*\n"), "{empty}");
+    assert_eq!(Connect4::read_record(&start, &empty), Ok((start, vec![])));
+    for text in ["4 4 5 3", "4453 *", "[X \"a\"]\n4 45 3 0-1"] {
+        assert_eq!(
+            Connect4::read_record(&start, text),
+            Ok((start, moves.to_vec())),
+            "{text}"
+        );
+    }
+    let e = Connect4::read_record(&start, "[X \"a]\n4453")
+        .unwrap_err()
+        .reason;
+    assert!(e.contains("tag X: its value's quote is not closed"), "{e}");
 }

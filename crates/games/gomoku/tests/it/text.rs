@@ -187,6 +187,7 @@ fn the_diagram_shows_the_board() {
          2 . . . . . . .\n \
          1 . . . . . . .\n   \
          a b c d e f g\n\
+         X Black, O White\n\
          freestyle 7x5; Black to move\n"
     );
     let edge = Gomoku::from_text("5 e1").unwrap();

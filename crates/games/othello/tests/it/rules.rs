@@ -198,8 +198,36 @@ fn diagram_shows_the_board() {
     assert_eq!(lines[3], "3 . . . * . . . . 3");
     assert_eq!(lines[4], "4 . . * O X . . . 4");
     assert_eq!(lines[5], "5 . . . X O * . . 5");
-    assert_eq!(lines[10], "X to move; X 2 O 2");
+    assert_eq!(lines[10], "X Black, O White, * a legal move");
+    assert_eq!(lines[11], "Black to move; Black 2, White 2");
+    assert!(!d.contains('['), "nothing played yet: {d}");
     assert!(pos(&board("X", 'O')).diagram().contains("game over"));
+}
+
+/// The disc just placed stands in brackets, at the board's edge too; a pass marks nothing,
+/// and the side that must pass is told so.
+#[test]
+fn diagram_marks_the_last_disc() {
+    let play = |p: &mut Othello, mv: &str| p.play(p.parse_move(mv).unwrap());
+    let mut p = Othello::start();
+    play(&mut p, "f5");
+    let d = p.diagram();
+    let lines: Vec<&str> = d.lines().collect();
+    assert_eq!(lines[5], "5 . . . X X[X]. . 5", "{d}");
+    assert_eq!(lines[11], "White to move; Black 4, White 1");
+    // f1 White, g1 Black: White's h1 takes the last column.
+    let mut p = pos(&board("-----OX", 'O'));
+    play(&mut p, "h1");
+    assert_eq!(p.diagram().lines().nth(1), Some("1 . . . . . O O[O]1"));
+    // Black has no move, White has c1.
+    let mut p = pos(&board("OX", 'X'));
+    assert!(p.diagram().ends_with("Black must pass; Black 1, White 1\n"));
+    play(&mut p, "PA");
+    assert!(!p.diagram().contains('['), "{}", p.diagram());
+    play(&mut p, "c1");
+    let d = p.diagram();
+    assert!(d.contains("\n1 O O[O]. . . . . 1\n"), "{d}");
+    assert!(d.ends_with("game over; Black 0, White 3\n"), "{d}");
 }
 
 #[test]

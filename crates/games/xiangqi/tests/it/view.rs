@@ -45,10 +45,12 @@ fn moves_touch_their_points() {
     assert_eq!(p.move_cells(mv), MoveCells::between(7, 24));
 }
 
+/// The pieces in WXF's letters (FEN's `n` and `b` are `h` and `e`), the river, the files and
+/// the legend under them.
 #[test]
 fn the_diagram_draws_the_river() {
     let expected = "\
-9 r n b a k a b n r
+9 r h e a k a e h r
 8 . . . . . . . . .
 7 . c . . . . . c .
 6 p . p . p . p . p
@@ -58,10 +60,39 @@ fn the_diagram_draws_the_river() {
 3 P . P . P . P . P
 2 . C . . . . . C .
 1 . . . . . . . . .
-0 R N B A K A B N R
+0 R H E A K A E H R
   a b c d e f g h i
+R chariot, H horse, E elephant, A advisor, K king, C cannon, P pawn; Red upper case
+ICCS h2e2: files a-i, ranks 0-9 from Red's side; UCI (Fairy-Stockfish) ranks 1-10
+WXF C2.5 (the cannon from file 2 to 5): files 1-9 from each player's own right
 ";
     assert_eq!(Xiangqi::start().diagram(), expected);
+}
+
+/// The last move: the piece in brackets where it went, `-` where it was; only the last one,
+/// and none where the game was set up from a FEN.
+#[test]
+fn the_diagram_marks_the_last_move() {
+    let mut p = Xiangqi::start();
+    play(&mut p, "h2e2");
+    let d = p.diagram();
+    let lines: Vec<&str> = d.lines().collect();
+    assert_eq!(lines[8], "2 . C . .[C]. . - .", "{d}");
+    play(&mut p, "h9g7");
+    let d = p.diagram();
+    let lines: Vec<&str> = d.lines().collect();
+    assert_eq!(lines[0], "9 r h e a k a e - r", "{d}");
+    assert_eq!(lines[2], "7 . c . . . .[h]c .", "{d}");
+    assert_eq!(lines[8], "2 . C . . C . . . .", "{d}");
+    // A step along the rank, from the last file.
+    let mut p = pos("4k4/9/9/9/9/9/9/9/9/3K4R w - - 0 1");
+    assert!(!p.diagram().contains('['), "{}", p.diagram());
+    play(&mut p, "i0h0");
+    assert!(
+        p.diagram().contains("\n0 . . . K . . .[R]-\n"),
+        "{}",
+        p.diagram()
+    );
 }
 
 /// A record given only the players' names still carries the Seven Tag Roster, the names

@@ -259,13 +259,13 @@ impl<'a, G: GameInfo> Course<'a, G> {
             times: &self.times,
         };
         G::record(self.start, &self.moves, &info).unwrap_or_else(|| {
+            // No format of the game's own: PGN's tags, so that the players and the result are
+            // named as in every other record, then the start, the moves and the result.
             let texts = self.turn(Instant::now()).move_texts();
-            format!(
-                "{} {} {}\n",
-                self.start.to_text(),
-                texts.join(" "),
-                result.pgn()
-            )
+            let tags = duel_core::pgn::write_tags(info.pgn_tags(G::SIDE_NAMES, result.pgn()));
+            let start = self.start.to_text();
+            let movetext = [start.as_str(), &texts.join(" "), result.pgn()].join(" ");
+            format!("{tags}\n{}\n", movetext.trim_start())
         })
     }
 }

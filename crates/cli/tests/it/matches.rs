@@ -1079,3 +1079,43 @@ done",
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A game with no record format of its own (tic-tac-toe, Gomoku) is recorded under PGN's
+/// tags all the same: the players under the game's side names, the result, why it ended.
+#[test]
+fn records_of_games_without_a_format_name_the_players() {
+    let dir = scratch("plain-records");
+    let path = dir.join("games.txt");
+    let (out, err, ok) = duel(&[
+        "match",
+        "--game",
+        "tictactoe",
+        "--first",
+        "duel",
+        "--second",
+        "duel:eval=open-lines",
+        "--games",
+        "2",
+        "--depth",
+        "9",
+        "--pgn",
+        path.to_str().unwrap(),
+    ]);
+    assert!(ok, "{out}{err}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text.matches("[Event \"duel match\"]").count(), 2, "{text}");
+    for tag in [
+        "[X \"duel\"]",
+        "[O \"duel:eval=open-lines\"]",
+        "[Result \"1/2-1/2\"]",
+        "[Termination \"the board is full\"]",
+    ] {
+        assert!(text.contains(tag), "{tag} in {text}");
+    }
+    // The moves follow the tags, without a stray space, and end with the result.
+    assert!(
+        text.lines()
+            .any(|l| l.ends_with(" 1/2-1/2") && !l.starts_with(' ')),
+        "{text}"
+    );
+}

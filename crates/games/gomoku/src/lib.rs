@@ -418,6 +418,47 @@ impl Gomoku {
         self.reread_near(cell.padded(), add);
     }
 
+    /// Plays `mv`, keeping the cells' readings if `read` (else they stay those of the position
+    /// before: see [`Gomoku::play_unread`]).
+    #[inline]
+    fn play_as(&mut self, mv: Cell, read: bool) {
+        let colour = colour(self.side_to_move());
+        if read {
+            self.toggle(mv, colour, true);
+        } else {
+            self.toggle_unread(mv, colour, true);
+        }
+        self.history[self.len as usize] = mv;
+        self.len += 1;
+        self.won = self.wins_at(mv.padded(), colour);
+    }
+
+    /// Takes back `mv`, as [`Gomoku::play_as`] played it.
+    #[inline]
+    fn undo_as(&mut self, mv: Cell, read: bool) {
+        self.len -= 1;
+        let colour = colour(self.side_to_move());
+        if read {
+            self.toggle(mv, colour, false);
+        } else {
+            self.toggle_unread(mv, colour, false);
+        }
+        // Play stops at the first win, so the position before any move was not won.
+        self.won = false;
+    }
+
+    /// Plays `mv` and leaves the cells' readings as they were: for the threat-space solver,
+    /// which asks only the rules and the line patterns and takes every move back, so that the
+    /// readings are right again when it is done. Nothing may evaluate the position between.
+    pub(crate) fn play_unread(&mut self, mv: Cell) {
+        self.play_as(mv, false);
+    }
+
+    /// Takes back a move of [`Gomoku::play_unread`].
+    pub(crate) fn undo_unread(&mut self, mv: Cell) {
+        self.undo_as(mv, false);
+    }
+
     /// [`Gomoku::toggle`] without the cells' reads: for a stone put down and taken back at
     /// once, where only the board, the line patterns and the rules are asked in between.
     fn toggle_unread(&mut self, cell: Cell, colour: u8, add: bool) {
@@ -727,19 +768,11 @@ impl Game for Gomoku {
     }
 
     fn play(&mut self, mv: Cell) {
-        let colour = colour(self.side_to_move());
-        self.toggle(mv, colour, true);
-        self.history[self.len as usize] = mv;
-        self.len += 1;
-        self.won = self.wins_at(mv.padded(), colour);
+        self.play_as(mv, true);
     }
 
     fn undo(&mut self, mv: Cell) {
-        self.len -= 1;
-        let colour = colour(self.side_to_move());
-        self.toggle(mv, colour, false);
-        // Play stops at the first win, so the position before any move was not won.
-        self.won = false;
+        self.undo_as(mv, true);
     }
 
     fn outcome(&self) -> Option<Outcome> {

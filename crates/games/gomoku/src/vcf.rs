@@ -309,7 +309,7 @@ impl<'a> Search<'a> {
         let me = colour(pos.side_to_move());
         let mark = line.len();
         line.push(m);
-        pos.play(cell_of_padded(m));
+        pos.play_unread(cell_of_padded(m));
         let fives = fives_through(pos, m, me);
         let ok = if fives.len == 0 {
             quiet(self, pos, line)
@@ -322,7 +322,7 @@ impl<'a> Search<'a> {
                 self.after_blocks(pos, &defences, line, &next)
             }
         };
-        pos.undo(cell_of_padded(m));
+        pos.undo_unread(cell_of_padded(m));
         if !ok {
             line.truncate(mark);
         }
@@ -367,14 +367,14 @@ impl<'a> Search<'a> {
     ) -> bool {
         let them = colour(pos.side_to_move());
         line.push(b);
-        pos.play(cell_of_padded(b));
+        pos.play_unread(cell_of_padded(b));
         let counter = fives_through(pos, b, them);
         let ok = match counter.len {
             0 => next(self, pos, None, line),
             1 => next(self, pos, Some(counter.cells[0] as usize), line),
             _ => false,
         };
-        pos.undo(cell_of_padded(b));
+        pos.undo_unread(cell_of_padded(b));
         ok
     }
 
@@ -505,14 +505,14 @@ impl<'a> Search<'a> {
         let mut best: Option<Vec<usize>> = None;
         for c in defences {
             let mut sub = vec![c];
-            pos.play(cell_of_padded(c));
+            pos.play_unread(cell_of_padded(c));
             let counter = fives_through(pos, c, them);
             let ok = match counter.len {
                 0 => self.vct(pos, depth, None, &mut sub),
                 1 => self.answer_counter(pos, depth, counter.cells[0] as usize, &mut sub),
                 _ => false,
             };
-            pos.undo(cell_of_padded(c));
+            pos.undo_unread(cell_of_padded(c));
             if !ok {
                 return false;
             }

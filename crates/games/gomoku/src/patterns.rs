@@ -576,6 +576,11 @@ impl Gomoku {
             sums: self.sums,
             threats: self.threat_counts.map(|row| row.map(i32::from)),
         };
+        // Under freestyle the tables judge as the rules do: five or more wins, nothing is
+        // forbidden.
+        if self.rule() == Rule::Freestyle {
+            return t;
+        }
         for c in 0..2 {
             for cell in members(&self.strong[c]) {
                 let raw = self.reads[cell.padded()].threat[c];
@@ -795,7 +800,7 @@ impl Evaluator<Gomoku> for Patterns {
         let their_best = t.best(op);
         let ordinary = self
             .weights
-            .value(&t.features(me, op))
+            .value_of(&t.sums[me], &t.sums[op])
             .clamp(-ORDINARY_MAX, ORDINARY_MAX);
         if their_fives == 1 {
             // Forced to block: the side to move's own threats wait a move.

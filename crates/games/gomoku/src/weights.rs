@@ -85,9 +85,16 @@ impl PatternWeights {
 
     /// The weighted sum of `f` in whole units, truncated towards zero (before the clamp).
     pub fn value(&self, f: &Features) -> i32 {
+        self.value_of(&f[0], &f[1])
+    }
+
+    /// [`PatternWeights::value`] of the side to move's counts `mine` and the side waiting's
+    /// `theirs`, given apart.
+    #[inline]
+    pub fn value_of(&self, mine: &[i32; N_FEATURES], theirs: &[i32; N_FEATURES]) -> i32 {
         let mut sum = 0i64;
         for (i, w) in self.w.iter().enumerate() {
-            sum += i64::from(w[0]) * i64::from(f[0][i]) + i64::from(w[1]) * i64::from(f[1][i]);
+            sum += i64::from(w[0]) * i64::from(mine[i]) + i64::from(w[1]) * i64::from(theirs[i]);
         }
         // Within i32 by far: a board has at most a few hundred cells read, 4 kinds each.
         (sum / i64::from(SCALE)) as i32

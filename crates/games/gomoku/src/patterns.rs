@@ -49,9 +49,9 @@
 //! **Threats past the horizon.** A five threatened by the last stone forces the reply: the
 //! search extends there (a four and its block cost one ply, not two) and quiescence may not
 //! stand pat (it must search the blocks), so quiescence follows the side to move's fours and
-//! their forced blocks as a VCF does, narrowing from eight fours to one and stopping after
-//! four ([`Evaluator::noisy_limit`]): a short VCF beyond the horizon is a proven win, with
-//! its mate distance. (In a search the threat is always the last stone's: the candidates
+//! their forced blocks as a VCF does, eight fours and then two, no third
+//! ([`Evaluator::noisy_limit`]): a two-four VCF beyond the horizon is a proven win, with its
+//! mate distance. (In a search the threat is always the last stone's: the candidates
 //! against a threat are its blocks.)
 //!
 //! The evaluation's weights are fitted by `duel-train gomoku-fit` to the results of duel's own
@@ -819,11 +819,12 @@ impl Evaluator<Gomoku> for Patterns {
         ordinary
     }
 
-    /// `NOISY_MAX` fours at the horizon, half as many two plies on (after the other
-    /// side's block), and none from the eighth ply: four fours at most, 64 lines, where an
-    /// unbounded chain of fours grows like a whole VCF search at every leaf.
+    /// `NOISY_MAX` moves at the horizon, half as many a ply on, and none from the fourth
+    /// ply: eight fours, their blocks, then two fours and theirs, where an unbounded chain of
+    /// fours grows like a whole VCF search at every leaf. Two fours, not four (halving every
+    /// second ply): +51 Elo in self-play at 0.2 s a move, 164 games (docs/BENCHMARKS.md).
     fn noisy_limit(&self, qply: u32) -> Option<usize> {
-        Some(NOISY_MAX.checked_shr(qply / 2).unwrap_or(0))
+        Some(NOISY_MAX.checked_shr(qply).unwrap_or(0))
     }
 
     /// A five threatened: the block is forced, so the search looks a ply further (as chess

@@ -182,7 +182,7 @@ fn noisy_moves_are_fives_then_blocks_then_fours() {
 
 /// Against a five threatened by the last stone the side to move may not stand pat and the
 /// search extends; not against a three, and not once the four is blocked. Quiescence's
-/// fours narrow as it goes on, to none from its eighth ply.
+/// moves halve at each ply, to none from its fourth: two fours and their blocks.
 #[test]
 fn a_threatened_five_is_forcing() {
     let mut pos = setup("", "e8 f8 g8 a1", "d8 o1 o3 o5");
@@ -199,7 +199,7 @@ fn a_threatened_five_is_forcing() {
     let limits: Vec<_> = (0..10)
         .map(|q| Patterns::default().noisy_limit(q))
         .collect();
-    let expected = [8, 8, 4, 4, 2, 2, 1, 1, 0, 0].map(Some);
+    let expected = [8, 4, 2, 1, 0, 0, 0, 0, 0, 0].map(Some);
     assert_eq!(limits, expected);
 }
 

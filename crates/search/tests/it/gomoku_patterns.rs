@@ -81,15 +81,18 @@ fn candidates_off_the_engine_equals_the_reference_search() {
 }
 
 /// Black to move has a VCF of three fours and none of two (the solver's test
-/// `three_fours_in_a_row`): a depth-1 search proves it, the four and its forced block being
-/// followed past the horizon (no standing pat against a five, the block extended), and
-/// without quiescence it does not.
+/// `three_fours_in_a_row`): a depth-2 search proves it, the fours and their forced blocks
+/// being followed past the horizon (no standing pat against a five, the blocks extended),
+/// and without quiescence it does not.
 #[test]
 fn quiescence_follows_fours_to_a_proven_win() {
+    // Quiescence follows two fours (Patterns::noisy_limit): the first four at the root and
+    // its block, then two more with the five, need a second ply.
+    const DEPTH: u32 = 2;
     let pos =
         Gomoku::from_text("e8 d8 f8 g9 g8 h4 g6 h10 g7 d5 h6 e4 h7 j9 e5 e9 f5 j4 o15 f6").unwrap();
     let search = |config: SearchConfig| {
-        Searcher::new(Patterns::default(), config).search(&pos, &Limits::depth(1), |_| {})
+        Searcher::new(Patterns::default(), config).search(&pos, &Limits::depth(DEPTH), |_| {})
     };
     let r = search(SearchConfig::default());
     assert!(r.value.is_win(), "{:?}", r.value);

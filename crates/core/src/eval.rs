@@ -54,6 +54,15 @@ pub trait Evaluator<G: Game>: Clone + Send + Sync + 'static {
     /// algorithms never do, they stay full width. The default keeps every move.
     fn prune_moves(&self, _pos: &G, _moves: &mut Vec<G::Move>) {}
 
+    /// The candidate moves generated directly, into `moves` (cleared first): exactly what
+    /// [`Game::generate_moves`] followed by [`Evaluator::prune_moves`] gives, for evaluators
+    /// that keep what they need as moves are played (Gomoku: the cells near the stones and
+    /// the threats) and need not list every legal move first. Returns false where it does not
+    /// (the default), and the search generates and prunes.
+    fn candidates(&self, _pos: &G, _moves: &mut Vec<G::Move>) -> bool {
+        false
+    }
+
     /// An ordering hint: moves with higher hints are tried first, after the hash move and before
     /// killers and history. The default gives no preference.
     fn move_hint(&self, _pos: &G, _mv: G::Move) -> i32 {
@@ -67,6 +76,18 @@ pub trait Evaluator<G: Game>: Clone + Send + Sync + 'static {
     fn move_hints(&self, pos: &G, moves: &[G::Move], hints: &mut Vec<i32>) {
         hints.clear();
         hints.extend(moves.iter().map(|&mv| self.move_hint(pos, mv)));
+    }
+
+    /// [`Evaluator::move_hints`] into `hints`, and into `policy` (cleared first) an ordering
+    /// score per move for the moves without a positive hint, in history units: the search
+    /// adds it to their history. A hint makes a move noisy (never reduced nor pruned as a
+    /// late quiet move); a policy score only orders it among the quiet ones. For games whose
+    /// many quiet moves history alone orders poorly and that can score them from the
+    /// position (Gomoku: a cell's pattern score), so that the best come first and the rest
+    /// can be reduced. The default asks `move_hints` and leaves `policy` empty: no policy.
+    fn move_policy(&self, pos: &G, moves: &[G::Move], hints: &mut Vec<i32>, policy: &mut Vec<i32>) {
+        self.move_hints(pos, moves, hints);
+        policy.clear();
     }
 
     /// Whether `mv` keeps at least `threshold` (evaluation units, may be negative) by static
@@ -86,6 +107,15 @@ pub trait Evaluator<G: Game>: Clone + Send + Sync + 'static {
         false
     }
 
+    /// Whether playing `mv` leads to a position [`Evaluator::extend`] says yes to (a move that
+    /// gives check), told without playing it; `None` (the default) where the evaluator
+    /// cannot tell, and the search plays the move to ask. The search asks before it prunes a
+    /// late quiet move: one the evaluator rules out this way costs no move played and taken
+    /// back. Where it answers, the answer must be what `extend` says after the move.
+    fn forcing(&self, _pos: &G, _mv: G::Move) -> Option<bool> {
+        None
+    }
+
     /// Whether quiescence may take the static value here instead of a move ("stand pat"):
     /// not where the side to move must answer a threat the static value cannot see through
     /// (Gomoku: the other side makes five next unless blocked), so that a forcing line is
@@ -99,6 +129,16 @@ pub trait Evaluator<G: Game>: Clone + Send + Sync + 'static {
     /// The exact game-theoretic value, where the evaluator can compute it cheaply (an endgame
     /// solver for small positions). The search stops at a node that returns `Some`.
     fn exact(&self, _pos: &G) -> Option<Score> {
+        None
+    }
+
+    /// A value of the side to move proven where the search reaches its horizon, by a search
+    /// of the evaluator's own (Gomoku: a VCF, a win by fours), as a score from this node
+    /// (`Score::win_in(plies)`), before quiescence: the search returns it. It may play moves
+    /// on `pos` but leaves it as it was. Asked only where the side to move may stand pat and
+    /// its static value is below beta, so that the search pays for it where it may change
+    /// the value. The default proves nothing.
+    fn horizon_proof(&self, _pos: &mut G) -> Option<Score> {
         None
     }
 

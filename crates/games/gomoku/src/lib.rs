@@ -52,6 +52,7 @@
 //!   VCF probe `analyze` and `play` make before a search.
 
 mod eval;
+mod horizon;
 mod info;
 mod openings;
 mod patterns;
@@ -679,7 +680,7 @@ pub(crate) const fn colour(side: Side) -> u8 {
 }
 
 /// Powers of three: the place values of the eight cells of a line pattern.
-const POW3: [u16; 8] = [1, 3, 9, 27, 81, 243, 729, 2187];
+pub(crate) const POW3: [u16; 8] = [1, 3, 9, 27, 81, 243, 729, 2187];
 
 /// A cell's digit in a line pattern, as (Black, White) read it: 0 empty, 1 own stone, 2 the
 /// other's stone or a wall (both end a line the same way).

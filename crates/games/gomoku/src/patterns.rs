@@ -61,10 +61,12 @@
 
 use std::sync::{Arc, OnceLock};
 
-use duel_core::{Evaluator, Game, Side};
+use duel_core::{Evaluator, Game, Score, Side};
 
 use crate::weights::{Features, PatternWeights, N_FEATURES};
-use crate::{cell_of_padded, colour, members, Cell, CellSet, Gomoku, Rule, DIRECTIONS, EMPTY};
+use crate::{
+    cell_of_padded, colour, members, Cell, CellSet, Gomoku, Rule, DIRECTIONS, EMPTY, POW3,
+};
 
 /// The shape one direction gives a side at a cell, weakest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -196,6 +198,9 @@ pub const LOSS_NEXT: i32 = 15_000;
 pub const WIN_SOON: i32 = 10_000;
 /// The heuristic part stays within this, below every threat level.
 pub const ORDINARY_MAX: i32 = 5_000;
+/// A cell's policy (its pattern score) in the search's history units: a cell's score
+/// outweighs all but the strongest history.
+pub const POLICY_SCALE: i32 = 64;
 /// At most this many noisy moves (fours) per node.
 pub const NOISY_MAX: usize = 8;
 
@@ -348,7 +353,7 @@ fn exact_fives(rule: Rule) -> [bool; 2] {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Read {
     kinds: [[Kind; 4]; 2],
-    threat: [Threat; 2],
+    pub(crate) threat: [Threat; 2],
 }
 
 impl Default for Read {
@@ -618,6 +623,113 @@ impl Gomoku {
         t
     }
 
+    /// Whether `colour` (Black or White) makes a four or better on the empty padded cell `p`
+    /// along some line, read from the line codes as they are now (readings kept or not).
+    pub(crate) fn four_at(&self, p: usize, colour: u8) -> bool {
+        let c = usize::from(colour) - 1;
+        let t = &tables()[usize::from(exact_fives(self.rule())[c])];
+        self.lines[p]
+            .iter()
+            .any(|codes| t[usize::from(codes[c])] >= Kind::Block4)
+    }
+
+    /// Whether colour `c` has a cell making a four-three or better (as the rules judge it):
+    /// the other side must answer it. The kept counts answer no at once on most boards.
+    pub(crate) fn threatened(&self, c: usize) -> bool {
+        let n = &self.threat_counts[c];
+        if n[Threat::FourThree as usize] + n[Threat::OpenFour as usize] + n[Threat::Five as usize]
+            == 0
+        {
+            return false;
+        }
+        members(&self.strong[c]).any(|cell| {
+            let raw = self.reads[cell.padded()].threat[c];
+            raw >= Threat::FourThree && self.rule_threat(cell, c, raw) >= Threat::FourThree
+        })
+    }
+
+    /// Into `moves` (empty), in index order: the answers of colour `me` to `op`'s threats of
+    /// a four-three or better (an open three is one: it makes an open four), where the rules
+    /// let the line codes judge them exactly: the cells where `me`'s stone leaves `op` no such
+    /// threat anywhere (the threat cells themselves, or cells on their lines whose stone
+    /// spoils the pattern, the far points of a three included), and `me`'s own fours, which
+    /// `op` must answer first. Nothing where a threat's cell holds another rule's subtlety
+    /// (caro's blocked five, renju's forbidden points for Black): the caller then keeps
+    /// every cell.
+    pub(crate) fn answers(&self, me: usize, op: usize, moves: &mut Vec<Cell>) {
+        let rule = self.rule();
+        if rule == Rule::Caro || (rule == Rule::Renju && op == 0) {
+            return;
+        }
+        let exact = exact_fives(rule);
+        let table = &tables()[usize::from(exact[op])];
+        // The threats to break: cells where `op` makes a four-three or better.
+        let threats: Vec<Cell> = members(&self.strong[op])
+            .filter(|&cell| {
+                let raw = self.reads[cell.padded()].threat[op];
+                raw >= Threat::FourThree && self.rule_threat(cell, op, raw) >= Threat::FourThree
+            })
+            .collect();
+        // Cells that break every threat: start from the first threat's breakers, keep
+        // those that break each other one.
+        let mut breakers: Vec<usize> = Vec::new();
+        for (n, &t) in threats.iter().enumerate() {
+            let p = t.padded();
+            let read = self.reads[p];
+            let breaks_t = |q: usize| -> bool {
+                if q == p {
+                    return true;
+                }
+                // On which line of `t` is `q`, and how far: a stone of `me` there turns that
+                // digit of `op`'s code from empty to blocked.
+                for (dir, d) in DIRECTIONS.into_iter().enumerate() {
+                    for k in 1..=4usize {
+                        let place = if q == p + k * d {
+                            3 + k
+                        } else if q == p - k * d {
+                            4 - k
+                        } else {
+                            continue;
+                        };
+                        let code = usize::from(self.lines[p][dir][op] + 2 * POW3[place]);
+                        let mut kinds = read.kinds;
+                        kinds[op][dir] = table[code];
+                        return Read::of_kinds(kinds).threat[op] < Threat::FourThree;
+                    }
+                }
+                false
+            };
+            if n == 0 {
+                breakers.push(p);
+                for d in DIRECTIONS {
+                    for k in 1..=4 {
+                        for q in [p + k * d, p - k * d] {
+                            if self.board[q] == EMPTY && breaks_t(q) {
+                                breakers.push(q);
+                            }
+                        }
+                    }
+                }
+            } else {
+                breakers.retain(|&q| breaks_t(q));
+            }
+            if breakers.is_empty() {
+                break;
+            }
+        }
+        let mut set: CellSet = [0; crate::CELLS.div_ceil(64)];
+        for q in breakers {
+            put(&mut set, cell_of_padded(q).index(), true);
+        }
+        for cell in members(&self.strong[me]) {
+            let raw = self.reads[cell.padded()].threat[me];
+            if raw >= Threat::Four && self.rule_threat(cell, me, raw) >= Threat::Four {
+                put(&mut set, cell.index(), true);
+            }
+        }
+        moves.extend(members(&set).filter(|&c| self.is_legal(c)));
+    }
+
     /// The empty cells within two (square) of a stone: the cells the evaluation reads.
     fn near2(&self) -> &CellSet {
         &self.read_set
@@ -678,7 +790,7 @@ impl Tallies {
 #[derive(Debug, Clone, Copy)]
 struct Seen {
     cell: Cell,
-    threat: [Threat; 2],
+    pub(crate) threat: [Threat; 2],
     score: [i32; 2],
 }
 
@@ -833,6 +945,21 @@ impl Evaluator<Gomoku> for Patterns {
         pos.must_block(exact_fives(pos.rule()))
     }
 
+    /// A stone makes a five threat through itself where its cell's kept reading has a four
+    /// (or better) in some direction: the reading is of the same line codes and tables
+    /// [`Evaluator::extend`]'s check reads after the move. Under caro a four the tables see
+    /// may still be no threat (both ends blocked): that one is played and asked.
+    fn forcing(&self, pos: &Gomoku, mv: Cell) -> Option<bool> {
+        let (me, _) = sides(pos);
+        (pos.reads[mv.padded()].threat[me] < Threat::Four).then_some(false)
+    }
+
+    /// A VCF of the side to move within [`crate::horizon::HORIZON_VCF_NODES`]: a win in
+    /// 2n − 1 plies for n fours (the five included).
+    fn horizon_proof(&self, pos: &mut Gomoku) -> Option<Score> {
+        pos.horizon_vcf().map(|n| Score::win_in(2 * n as i32 - 1))
+    }
+
     /// Not when a five is threatened: the static value would guess where the block and what
     /// follows can be searched (the noisy moves are then the blocks), so quiescence follows
     /// fours and their blocks as a VCF does.
@@ -840,67 +967,140 @@ impl Evaluator<Gomoku> for Patterns {
         !pos.must_block(exact_fives(pos.rule()))
     }
 
-    /// Cell scores, attack and defence: a five, then the block of the other side's five, then
-    /// open fours, four-threes, the block of the other's open four, and so on.
+    /// The hints of [`Evaluator::move_policy`], without the policy.
     fn move_hints(&self, pos: &Gomoku, moves: &[Cell], hints: &mut Vec<i32>) {
+        let mut policy = Vec::new();
+        self.move_policy(pos, moves, hints, &mut policy);
+        for (h, p) in hints.iter_mut().zip(&policy) {
+            if *h == 0 {
+                *h = p / POLICY_SCALE;
+            }
+        }
+    }
+
+    fn move_hint(&self, pos: &Gomoku, mv: Cell) -> i32 {
+        let mut hints = Vec::with_capacity(1);
+        self.move_hints(pos, &[mv], &mut hints);
+        hints[0]
+    }
+
+    /// Hints for the threats, attack and defence (a five, then the block of the other side's
+    /// five, open fours, four-threes, the block of the other's open four, ...): those are
+    /// searched first and never reduced. Where the other side threatens an open four or a
+    /// four-three, every candidate left is an answer to it and gets a hint. The other cells
+    /// get no hint but a policy, their pattern score (attack, and half the defence): ordered
+    /// by it, reduced late.
+    fn move_policy(
+        &self,
+        pos: &Gomoku,
+        moves: &[Cell],
+        hints: &mut Vec<i32>,
+        policy: &mut Vec<i32>,
+    ) {
         hints.clear();
+        policy.clear();
         let (me, op) = sides(pos);
-        hints.extend(moves.iter().map(|&c| {
+        let defending = pos.threatened(op);
+        for &c in moves {
             let s = see_kept(pos, c);
             let attack = match s.threat[me] {
                 Threat::Five => 1_000_000,
                 Threat::OpenFour => 50_000,
                 Threat::FourThree => 20_000,
+                Threat::Four => 3_000,
+                Threat::DoubleThree => 2_000,
                 _ => 0,
             };
             let defence = match s.threat[op] {
                 Threat::Five => 500_000,
                 Threat::OpenFour => 10_000,
                 Threat::FourThree => 5_000,
+                Threat::DoubleThree => 1_000,
                 _ => 0,
             };
-            // Weak cells (no three, nothing to stop) get no hint: history orders them.
             let plain = s.score[me] + s.score[op] / 2;
-            attack + defence + if plain >= 20 { plain } else { 0 }
-        }));
+            let hint = attack + defence;
+            if hint > 0 || defending {
+                hints.push(hint + plain.max(1));
+                policy.push(0);
+            } else {
+                hints.push(0);
+                policy.push(plain * POLICY_SCALE);
+            }
+        }
     }
 
+    /// The candidates of [`Evaluator::candidates`] among `moves`, in their order (all of
+    /// `moves` if none is).
     fn prune_moves(&self, pos: &Gomoku, moves: &mut Vec<Cell>) {
         if moves.len() <= 1 {
             return;
         }
+        let mut kept = Vec::new();
+        self.candidates(pos, &mut kept);
+        let mut set: CellSet = [0; crate::CELLS.div_ceil(64)];
+        for c in &kept {
+            put(&mut set, c.index(), true);
+        }
+        if moves.iter().any(|c| holds(&set, c.index())) {
+            moves.retain(|c| holds(&set, c.index()));
+        }
+    }
+
+    /// The cells worth a search, from what the position keeps: the side to move's five if it
+    /// has one; else the blocks of the other side's five; else, where the other side
+    /// threatens an open four or a four-three, the cells that break every such threat and the
+    /// side to move's own fours (see [`Gomoku::answers`]); else every cell within two of a
+    /// stone. In index order; the centre on an empty board; every legal cell if the rule
+    /// leaves none of those.
+    fn candidates(&self, pos: &Gomoku, moves: &mut Vec<Cell>) -> bool {
+        moves.clear();
+        if pos.outcome().is_some() {
+            return true;
+        }
         if pos.moves_played().is_empty() {
             let centre = pos.centre();
-            if moves.contains(&centre) {
-                moves.clear();
+            if pos.is_legal(centre) {
                 moves.push(centre);
+                return true;
             }
-            return;
+            pos.generate_moves(moves);
+            return true;
         }
-        let near = pos.near2();
         let (me, op) = sides(pos);
-        let seen: Vec<Seen> = moves
-            .iter()
-            .filter(|&&c| holds(near, c.index()))
-            .map(|&c| see_kept(pos, c))
-            .collect();
-        let keep = |f: &dyn Fn(&Seen) -> bool| -> Vec<Cell> {
-            seen.iter().filter(|s| f(s)).map(|s| s.cell).collect()
+        let judged = |c: usize| {
+            members(&pos.strong[c]).map(move |cell| {
+                let raw = pos.reads[cell.padded()].threat[c];
+                (cell, pos.rule_threat(cell, c, raw))
+            })
         };
-        let mut kept = keep(&|s| s.threat[me] == Threat::Five);
-        kept.truncate(1);
-        if kept.is_empty() {
-            kept = keep(&|s| s.threat[op] == Threat::Five);
+        if pos.threat_counts[me][Threat::Five as usize] > 0 {
+            if let Some((cell, _)) = judged(me).find(|&(_, t)| t == Threat::Five) {
+                moves.push(cell);
+                return true;
+            }
         }
-        if kept.is_empty() && seen.iter().any(|s| s.threat[op] >= Threat::OpenFour) {
-            kept = keep(&|s| s.threat[op] >= Threat::Four || s.threat[me] >= Threat::Four);
+        if pos.threat_counts[op][Threat::Five as usize] > 0 {
+            moves.extend(
+                judged(op)
+                    .filter(|&(cell, t)| t == Threat::Five && pos.is_legal(cell))
+                    .map(|(cell, _)| cell),
+            );
+            if !moves.is_empty() {
+                return true;
+            }
         }
-        if kept.is_empty() {
-            kept = seen.iter().map(|s| s.cell).collect();
+        if pos.threatened(op) {
+            pos.answers(me, op, moves);
+            if !moves.is_empty() {
+                return true;
+            }
         }
-        if !kept.is_empty() {
-            *moves = kept;
+        moves.extend(members(pos.near2()).filter(|&c| pos.is_legal(c)));
+        if moves.is_empty() {
+            pos.generate_moves(moves);
         }
+        true
     }
 
     /// The side to move's five; else the blocks of the other side's five; else the side to

@@ -140,9 +140,9 @@ pub fn solve_threats(pos: &Gomoku, limits: &ThreatLimits<'_>) -> ThreatResult {
 
 /// Up to this many cells: the five-cells a move makes, the defences of a threat.
 #[derive(Clone, Copy)]
-struct Spots {
-    cells: [u16; 24],
-    len: usize,
+pub(crate) struct Spots {
+    pub(crate) cells: [u16; 24],
+    pub(crate) len: usize,
 }
 
 impl Spots {
@@ -162,7 +162,7 @@ impl Spots {
         &self.cells[..self.len]
     }
 
-    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = usize> + '_ {
         self.as_slice().iter().map(|&p| p as usize)
     }
 }
@@ -555,7 +555,7 @@ fn win(kind: ThreatKind, line: &[usize]) -> ThreatWin {
 
 /// True if the side to move may play the padded cell `p`.
 #[inline]
-fn legal(pos: &Gomoku, p: usize) -> bool {
+pub(crate) fn legal(pos: &Gomoku, p: usize) -> bool {
     pos.board[p] == EMPTY && !pos.forbidden_to_mover(p)
 }
 
@@ -565,7 +565,7 @@ fn legal(pos: &Gomoku, p: usize) -> bool {
 /// five blocked at both ends does not win there (a stone beyond the five-cell defends). Under
 /// the other rules a stone of the defender changes no five but the one it fills. Empty: the
 /// four cannot be stopped.
-fn five_defences(pos: &mut Gomoku, fives: &Spots, me: u8) -> Vec<usize> {
+pub(crate) fn five_defences(pos: &mut Gomoku, fives: &Spots, me: u8) -> Vec<usize> {
     let them = BLACK + WHITE - me;
     let mut cells: Vec<usize> = fives.iter().collect();
     if pos.rule() == crate::Rule::Caro {
@@ -610,7 +610,7 @@ fn finish(pos: &mut Gomoku, fives: &Spots, me: u8, line: &mut Vec<usize>) {
 
 /// The empty cells on the four lines through `p` (within four cells) where `colour` would
 /// make a winning line.
-fn fives_through(pos: &Gomoku, p: usize, colour: u8) -> Spots {
+pub(crate) fn fives_through(pos: &Gomoku, p: usize, colour: u8) -> Spots {
     let mut out = Spots::NONE;
     for d in DIRECTIONS {
         for k in 1..=4 {

@@ -55,7 +55,7 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
     /// the table names no move for is ordered poorly, and its value is less worth the full
     /// depth. The moves are generated first: the table names a move by its index among them.
     /// The evaluator then keeps its candidates (all of them by default), except at a root
-    /// restricted to chosen moves. Returns the table's move when it is among them.
+    /// restricted to chosen moves; an evaluator that can generates them directly. Returns the table's move when it is among them.
     #[inline]
     pub(super) fn generate(
         &mut self,
@@ -63,9 +63,12 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
         probe: &Probe,
         moves: &mut Vec<G::Move>,
     ) -> Option<u16> {
-        self.pos.generate_moves(moves);
-        if self.config.candidates && (node.ply > 0 || self.restricted.is_empty()) {
-            self.eval.prune_moves(&self.pos, moves);
+        let prune = self.config.candidates && (node.ply > 0 || self.restricted.is_empty());
+        if !(prune && self.eval.candidates(&self.pos, moves)) {
+            self.pos.generate_moves(moves);
+            if prune {
+                self.eval.prune_moves(&self.pos, moves);
+            }
         }
         let tt_move = Some(probe.mv).filter(|&m| (m as usize) < moves.len());
         if self.config.profile.iir && tt_move.is_none() && node.depth >= tune::IIR_MIN_DEPTH {
@@ -211,8 +214,6 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
             } else {
                 (false, false)
             };
-            let piece_move = self.piece_move(mv);
-            self.pos.play(mv);
             let quiet = key < ORDER_KILLER;
             let reducible = self.config.profile.lmr
                 && quiet
@@ -220,6 +221,13 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
                 && i >= tune::LMR_FIRST_MOVE;
             // Futility and late-move pruning skip quiet moves once one move has been searched.
             let prunable = quiet && searched > 0 && (plan.futile || searched >= plan.prune_after);
+            // Pruned without being played where the evaluator tells that it does not check.
+            if prunable && self.eval.forcing(&self.pos, mv) == Some(false) {
+                self.horizon += 1;
+                continue;
+            }
+            let piece_move = self.piece_move(mv);
+            self.pos.play(mv);
             // A move that gives check (a forcing reply) is neither pruned nor reduced, and
             // loses only by the larger exchange margin, or never where checks are spared.
             let checks = (reducible || prunable || see_fails) && self.eval.extend(&self.pos);

@@ -14,6 +14,10 @@ pub(super) const ORDER_COUNTER: i64 = ORDER_KILLER - 1;
 /// A negative hint (times 2^24) puts a move below this, every hint-less move above it.
 pub(super) const ORDER_BAD_HINT: i64 = -(1 << 23);
 
+/// The largest policy score, either way: a quiet move with a policy stays above every move
+/// with a negative hint and below the killers.
+pub(super) const POLICY_MAX: i32 = 1 << 22;
+
 /// Whether a move ordered with `key` (not the table's move, whose key says nothing) is noisy:
 /// the evaluator gave it a hint, good or bad.
 pub(super) fn noisy_key(key: i64) -> bool {
@@ -35,7 +39,9 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
         let before = self.moves_before(ply);
         let killers = self.stack[ply].killers;
         let mut hints = std::mem::take(&mut self.hints);
-        self.eval.move_hints(&self.pos, moves, &mut hints);
+        let mut policy = std::mem::take(&mut self.policy);
+        self.eval
+            .move_policy(&self.pos, moves, &mut hints, &mut policy);
         for (i, (&mv, &hint)) in moves.iter().zip(hints.iter()).enumerate() {
             if i as u16 == skip {
                 continue;
@@ -51,11 +57,15 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
                 ORDER_COUNTER
             } else {
                 let h = self.history(side, mv);
-                (hint << 24) + i64::from(h + self.continuation_score(before, mv))
+                let p = policy
+                    .get(i)
+                    .map_or(0, |&p| i64::from(p.clamp(-POLICY_MAX, POLICY_MAX)));
+                (hint << 24) + p + i64::from(h + self.continuation_score(before, mv))
             };
             keys.push((key, i as u16));
         }
         self.hints = hints;
+        self.policy = policy;
     }
 
     /// The reply that last refuted the move that led to `ply`.

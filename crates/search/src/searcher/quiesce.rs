@@ -27,7 +27,15 @@ impl<G: Game, E: Evaluator<G>> Worker<'_, G, E> {
             return stand_pat;
         }
         let may_stand = self.eval.may_stand_pat(&self.pos);
-        if may_stand && (stand_pat >= beta || self.eval.noisy_limit(qply) == Some(0)) {
+        if may_stand && stand_pat >= beta {
+            return stand_pat;
+        }
+        if qply == 0 && may_stand && self.config.exact_hook {
+            if let Some(v) = self.eval.horizon_proof(&mut self.pos) {
+                return v.from_tt(ply as i32);
+            }
+        }
+        if may_stand && self.eval.noisy_limit(qply) == Some(0) {
             return stand_pat;
         }
         let mut moves = std::mem::take(&mut self.stack[ply].moves);

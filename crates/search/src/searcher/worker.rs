@@ -51,6 +51,8 @@ pub(super) struct Worker<'a, G: Game, E: Evaluator<G>> {
     pub(super) learnt: Learnt,
     /// The evaluator's hints for the node being ordered (one buffer: ordering never recurses).
     pub(super) hints: Vec<i32>,
+    /// The evaluator's policy scores for the same node's quiet moves.
+    pub(super) policy: Vec<i32>,
     /// The depth of the iteration under way.
     pub(super) root_depth: u32,
     /// Root moves a MultiPV pass leaves out (the lines already found), and those outside a
@@ -159,6 +161,7 @@ impl<'a, G: Game, E: Evaluator<G>> Worker<'a, G, E> {
             root_value: Score::DRAW,
             learnt,
             hints: Vec::new(),
+            policy: Vec::new(),
             root_depth: 0,
             excluded: Vec::new(),
             restricted: Vec::new(),

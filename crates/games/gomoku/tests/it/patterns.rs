@@ -116,25 +116,92 @@ fn open_four_of_the_waiting_side_is_lost() {
     assert!(Patterns::default().evaluate(&pos) <= -10_000);
 }
 
-#[test]
-fn candidates_against_an_open_three() {
-    // Black f8 g8 h8 open; White to move, with nothing of its own.
-    let pos = setup("", "f8 g8 h8", "a15 o15");
+/// The candidates of `pos`, by name, sorted.
+fn candidate_names(pos: &Gomoku) -> Vec<String> {
     let mut moves = Vec::new();
     pos.generate_moves(&mut moves);
-    Patterns::default().prune_moves(&pos, &mut moves);
-    let names: Vec<String> = moves.iter().map(|&c| pos.format_move(c)).collect();
-    for must in ["e8", "i8"] {
-        assert!(names.contains(&must.to_string()), "{names:?}");
-    }
-    assert!(names.len() <= 4, "{names:?}");
-    // And the side to move's own fours are candidates too.
+    Patterns::default().prune_moves(pos, &mut moves);
+    let mut names: Vec<String> = moves.iter().map(|&c| pos.format_move(c)).collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn candidates_against_an_open_three() {
+    // Black f8 g8 h8 with two empty cells each side; White to move, with nothing of its
+    // own. Only the two ends stop it: after a far point (d8, j8) Black's other end still
+    // makes an open four.
+    let pos = setup("", "f8 g8 h8", "a15 o15");
+    assert_eq!(candidate_names(&pos), ["e8", "i8"]);
+    // Black to move against White's open three b2 b3 b4 at the edge: its answers b1, b5 and
+    // b6, and Black's own fours d8, e8, i8 and j8 (with f8 g8 h8), which White must answer
+    // first.
     let pos = setup("", "f8 g8 h8 c3", "b2 b3 b4 a15");
-    pos.generate_moves(&mut moves);
-    Patterns::default().prune_moves(&pos, &mut moves);
-    let names: Vec<String> = moves.iter().map(|&c| pos.format_move(c)).collect();
-    assert!(names.contains(&"b5".to_string()), "{names:?}");
-    assert!(names.contains(&"b1".to_string()), "{names:?}");
+    assert_eq!(
+        candidate_names(&pos),
+        ["b1", "b5", "b6", "d8", "e8", "i8", "j8"]
+    );
+}
+
+#[test]
+fn candidates_against_a_split_three() {
+    // Black f8 g8 . i8: h8 makes the open four; the far ends e8 and j8 break it too (Black's
+    // h8 then makes a four blocked at one end), d8 and k8 do not.
+    let pos = setup("", "f8 g8 i8", "a15 o15");
+    assert_eq!(candidate_names(&pos), ["e8", "h8", "j8"]);
+}
+
+#[test]
+fn candidates_against_a_four_three() {
+    // Black: d8 e8 f8 blocked by White's c8 (g8 then makes a four) and g9 g10 (g8 then makes
+    // an open three): g8 is a four-three point. White breaks it on g8 itself, on the four's
+    // line at h8 (g8 is then no four), or on the three's at g7 or g11 (the three is then
+    // blocked); g6, g12 and i8 leave it whole.
+    let pos = setup("", "d8 e8 f8 g10 g9", "c8 a15 o15 o1");
+    let names = candidate_names(&pos);
+    assert_eq!(names, ["g11", "g7", "g8", "h8"]);
+    // Every candidate breaks the four-three: after it Black has none left.
+    for name in &names {
+        let mut after = pos.clone();
+        after.play(cell(&pos, name));
+        let black_threat = Patterns::threat(&after, cell(&pos, "g8"), Side::First);
+        assert!(
+            !after.is_empty(cell(&pos, "g8")) || black_threat < Threat::FourThree,
+            "{name}: {black_threat:?}"
+        );
+    }
+}
+
+#[test]
+fn candidates_where_rules_need_more_than_the_codes() {
+    // Under caro a stone beyond a five-cell can defend, and under renju a White stone can
+    // make Black's point forbidden: against those threats every cell near the stones stays.
+    for spec in ["caro", "renju"] {
+        let pos = setup(spec, "f8 g8 h8", "a15 o15");
+        let names = candidate_names(&pos);
+        assert!(names.len() > 10, "{spec}: {names:?}");
+    }
+    // Under renju Black answering White's open three is restricted as under freestyle.
+    let pos = setup("renju", "a1 o15 a15 h2", "f8 g8 h8 o1");
+    assert_eq!(candidate_names(&pos), ["e8", "i8"]);
+}
+
+#[test]
+fn candidates_generated_directly_equal_generated_then_pruned() {
+    let mut rng = SplitMix64::new(11);
+    let (mut direct, mut pruned) = (Vec::new(), Vec::new());
+    for spec in ["", "renju", "standard", "caro:9", "7"] {
+        for _ in 0..10 {
+            let mut pos = Gomoku::variant(spec).unwrap();
+            while pos.outcome().is_none() {
+                assert!(Patterns::default().candidates(&pos, &mut direct));
+                pos.generate_moves(&mut pruned);
+                Patterns::default().prune_moves(&pos, &mut pruned);
+                assert_eq!(direct, pruned, "{}", pos.to_text());
+                pos.play(pruned[rng.below(pruned.len())]);
+            }
+        }
+    }
 }
 
 #[test]

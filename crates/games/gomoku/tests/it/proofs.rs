@@ -13,8 +13,8 @@
 use std::collections::HashMap;
 
 use crate::common::{fives_through, setup};
-use duel_core::{Game, GameInfo, Outcome, Side, SplitMix64};
-use duel_gomoku::{solve_threats, Cell, Gomoku, ThreatLimits};
+use duel_core::{Evaluator, Game, GameInfo, Outcome, Side, SplitMix64};
+use duel_gomoku::{solve_threats, Cell, Gomoku, Patterns, Threat, ThreatLimits};
 
 /// What the checker found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -327,4 +327,97 @@ fn caro_five_blocked_at_both_ends_is_no_win() {
     assert!(!after.makes_five(after.parse_cell("g8").unwrap(), Side::First));
     let mut checker = Checker::new(false, Vec::new(), 100_000);
     assert_eq!(checker.check(&mut after, 1), Verdict::Refuted);
+}
+
+/// The restricted generator never drops a move that is needed: where the other side
+/// threatens a five, an open four or a four-three and the side to move has neither a five nor
+/// a four to answer with (so its candidates are the answers only), every legal move left out
+/// near the stones loses: the checker proves that the other side then wins within three of its
+/// moves, by fours and threes against every defence. On random positions of every rule.
+#[test]
+fn the_generator_drops_no_needed_move() {
+    for (spec, seed) in [
+        ("9", 21),
+        ("renju:11", 22),
+        ("standard:9", 23),
+        ("caro:9", 24),
+    ] {
+        let (mut lost, mut unsettled, mut held) = (0, 0, Vec::new());
+        // Every fourth position of the games: enough threats, and quick.
+        for pos in random_positions(spec, 20, seed).iter().step_by(4) {
+            let me = pos.side_to_move();
+            let mut legal = Vec::new();
+            pos.generate_moves(&mut legal);
+            if legal
+                .iter()
+                .any(|&c| Patterns::threat(pos, c, me) >= Threat::Four)
+            {
+                continue;
+            }
+            let threatened = legal
+                .iter()
+                .any(|&c| Patterns::threat(pos, c, me.other()) >= Threat::FourThree);
+            if !threatened {
+                continue;
+            }
+            let mut kept = legal.clone();
+            Patterns::default().prune_moves(pos, &mut kept);
+            // Cells far from the stones are never answers.
+            let near = |m: &&Cell| near_own(pos, **m, me) || near_own(pos, **m, me.other());
+            for &m in legal.iter().filter(|m| !kept.contains(m)).filter(near) {
+                let mut after = pos.clone();
+                after.play(m);
+                match Checker::new(true, Vec::new(), 20_000).check(&mut after, 3) {
+                    Verdict::Proven => lost += 1,
+                    Verdict::Unsettled => unsettled += 1,
+                    Verdict::Refuted => {
+                        held.push(format!("{} {}", pos.to_text(), pos.cell_name(m)))
+                    }
+                }
+            }
+        }
+        assert!(
+            held.is_empty(),
+            "{spec}: moves left out that hold:\n{}",
+            held.join("\n")
+        );
+        assert!(
+            lost >= 50 && unsettled * 20 <= lost,
+            "{spec}: {lost} proven lost, {unsettled} unsettled"
+        );
+    }
+}
+
+/// The VCF the search runs at its horizon ([`Evaluator::horizon_proof`]) claims mates: each
+/// is proven by the checker at its length, under every rule, and the position is left as it
+/// was.
+#[test]
+fn every_horizon_vcf_is_proven() {
+    for (spec, seed) in [
+        ("9", 31),
+        ("renju:11", 32),
+        ("standard:9", 33),
+        ("caro:9", 34),
+    ] {
+        let mut proven = 0;
+        for pos in random_positions(spec, 30, seed) {
+            let mut probed = pos.clone();
+            let Some(score) = Patterns::default().horizon_proof(&mut probed) else {
+                continue;
+            };
+            assert_eq!(probed.to_text(), pos.to_text());
+            assert_eq!(probed.hash(), pos.hash());
+            let plies = score.plies_to_end().expect("a mate score") as u32;
+            let mut checker = Checker::new(false, Vec::new(), 300_000);
+            let verdict = checker.check(&mut pos.clone(), plies.div_ceil(2));
+            assert_eq!(
+                verdict,
+                Verdict::Proven,
+                "{spec}: {} in {plies}",
+                pos.to_text()
+            );
+            proven += 1;
+        }
+        assert!(proven >= 10, "{spec}: only {proven} horizon VCFs");
+    }
 }

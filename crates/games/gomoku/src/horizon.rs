@@ -14,8 +14,8 @@
 use std::cell::RefCell;
 
 use crate::patterns::Threat;
-use crate::vcf::{five_defences, fives_through, legal};
-use crate::{cell_of_padded, members, Gomoku, BLACK, DIRECTIONS, EMPTY, WHITE};
+use crate::vcf::{five_defences, fives_through, legal, line_cells};
+use crate::{cell_of_padded, members, Gomoku, BLACK, EMPTY, WHITE};
 
 /// Positions (attacker's and defender's) one horizon VCF may visit.
 pub const HORIZON_VCF_NODES: u32 = 16;
@@ -144,16 +144,8 @@ impl Gomoku {
 
     /// The empty cells on `p`'s lines (within four) where `colour` makes a four.
     fn line_fours(&self, p: usize, colour: u8) -> Vec<usize> {
-        let mut out = Vec::new();
-        for d in DIRECTIONS {
-            for k in 1..=4 {
-                for q in [p + k * d, p - k * d] {
-                    if self.board[q] == EMPTY && self.four_at(q, colour) {
-                        out.push(q);
-                    }
-                }
-            }
-        }
-        out
+        let mut cells = line_cells(self, p);
+        cells.retain(|&q| self.four_at(q, colour));
+        cells
     }
 }

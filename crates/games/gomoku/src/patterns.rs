@@ -633,19 +633,25 @@ impl Gomoku {
             .any(|codes| t[usize::from(codes[c])] >= Kind::Block4)
     }
 
+    /// The strong cells of colour `c` where it makes `at_least` or better, as the rules judge
+    /// it, in index order.
+    pub(crate) fn strong_cells(
+        &self,
+        c: usize,
+        at_least: Threat,
+    ) -> impl Iterator<Item = Cell> + '_ {
+        members(&self.strong[c]).filter(move |&cell| {
+            let raw = self.reads[cell.padded()].threat[c];
+            raw >= at_least && self.rule_threat(cell, c, raw) >= at_least
+        })
+    }
+
     /// Whether colour `c` has a cell making a four-three or better (as the rules judge it):
     /// the other side must answer it. The kept counts answer no at once on most boards.
     pub(crate) fn threatened(&self, c: usize) -> bool {
         let n = &self.threat_counts[c];
-        if n[Threat::FourThree as usize] + n[Threat::OpenFour as usize] + n[Threat::Five as usize]
-            == 0
-        {
-            return false;
-        }
-        members(&self.strong[c]).any(|cell| {
-            let raw = self.reads[cell.padded()].threat[c];
-            raw >= Threat::FourThree && self.rule_threat(cell, c, raw) >= Threat::FourThree
-        })
+        n[Threat::FourThree as usize] + n[Threat::OpenFour as usize] + n[Threat::Five as usize] > 0
+            && self.strong_cells(c, Threat::FourThree).next().is_some()
     }
 
     /// Into `moves` (empty), in index order: the answers of colour `me` to `op`'s threats of
@@ -664,12 +670,7 @@ impl Gomoku {
         let exact = exact_fives(rule);
         let table = &tables()[usize::from(exact[op])];
         // The threats to break: cells where `op` makes a four-three or better.
-        let threats: Vec<Cell> = members(&self.strong[op])
-            .filter(|&cell| {
-                let raw = self.reads[cell.padded()].threat[op];
-                raw >= Threat::FourThree && self.rule_threat(cell, op, raw) >= Threat::FourThree
-            })
-            .collect();
+        let threats: Vec<Cell> = self.strong_cells(op, Threat::FourThree).collect();
         // Cells that break every threat: start from the first threat's breakers, keep
         // those that break each other one.
         let mut breakers: Vec<usize> = Vec::new();
@@ -721,11 +722,8 @@ impl Gomoku {
         for q in breakers {
             put(&mut set, cell_of_padded(q).index(), true);
         }
-        for cell in members(&self.strong[me]) {
-            let raw = self.reads[cell.padded()].threat[me];
-            if raw >= Threat::Four && self.rule_threat(cell, me, raw) >= Threat::Four {
-                put(&mut set, cell.index(), true);
-            }
+        for cell in self.strong_cells(me, Threat::Four) {
+            put(&mut set, cell.index(), true);
         }
         moves.extend(members(&set).filter(|&c| self.is_legal(c)));
     }
@@ -889,6 +887,38 @@ fn sides(pos: &Gomoku) -> (usize, usize) {
     (me, 1 - me)
 }
 
+/// The ordering of the empty `cell` with colour `me` to move: a hint for the threats,
+/// attack and defence (a five, then the block of the other side's five, open fours,
+/// four-threes, the block of the other's open four, ...), searched first and never reduced;
+/// where the other side threatens an open four or a four-three (`defending`), every
+/// candidate is an answer and gets a hint. The other cells get no hint but a policy, their
+/// pattern score (attack, and half the defence): ordered by it, reduced late.
+fn cell_order(pos: &Gomoku, cell: Cell, me: usize, op: usize, defending: bool) -> (i32, i32) {
+    let s = see_kept(pos, cell);
+    let attack = match s.threat[me] {
+        Threat::Five => 1_000_000,
+        Threat::OpenFour => 50_000,
+        Threat::FourThree => 20_000,
+        Threat::Four => 3_000,
+        Threat::DoubleThree => 2_000,
+        _ => 0,
+    };
+    let defence = match s.threat[op] {
+        Threat::Five => 500_000,
+        Threat::OpenFour => 10_000,
+        Threat::FourThree => 5_000,
+        Threat::DoubleThree => 1_000,
+        _ => 0,
+    };
+    let plain = s.score[me] + s.score[op] / 2;
+    let hint = attack + defence;
+    if hint > 0 || defending {
+        (hint + plain.max(1), 0)
+    } else {
+        (0, plain * POLICY_SCALE)
+    }
+}
+
 impl Evaluator<Gomoku> for Patterns {
     fn unit(&self) -> &'static str {
         "pattern points (a four is about 600, a five next move 20,000)"
@@ -969,27 +999,29 @@ impl Evaluator<Gomoku> for Patterns {
 
     /// The hints of [`Evaluator::move_policy`], without the policy.
     fn move_hints(&self, pos: &Gomoku, moves: &[Cell], hints: &mut Vec<i32>) {
-        let mut policy = Vec::new();
-        self.move_policy(pos, moves, hints, &mut policy);
-        for (h, p) in hints.iter_mut().zip(&policy) {
-            if *h == 0 {
-                *h = p / POLICY_SCALE;
-            }
-        }
+        let (me, op) = sides(pos);
+        let defending = pos.threatened(op);
+        hints.clear();
+        hints.extend(
+            moves
+                .iter()
+                .map(|&c| match cell_order(pos, c, me, op, defending) {
+                    (0, policy) => policy / POLICY_SCALE,
+                    (hint, _) => hint,
+                }),
+        );
     }
 
     fn move_hint(&self, pos: &Gomoku, mv: Cell) -> i32 {
-        let mut hints = Vec::with_capacity(1);
-        self.move_hints(pos, &[mv], &mut hints);
-        hints[0]
+        let (me, op) = sides(pos);
+        match cell_order(pos, mv, me, op, pos.threatened(op)) {
+            (0, policy) => policy / POLICY_SCALE,
+            (hint, _) => hint,
+        }
     }
 
-    /// Hints for the threats, attack and defence (a five, then the block of the other side's
-    /// five, open fours, four-threes, the block of the other's open four, ...): those are
-    /// searched first and never reduced. Where the other side threatens an open four or a
-    /// four-three, every candidate left is an answer to it and gets a hint. The other cells
-    /// get no hint but a policy, their pattern score (attack, and half the defence): ordered
-    /// by it, reduced late.
+    /// Hints for the threats and the answers, a policy for the other cells: see
+    /// [`cell_order`].
     fn move_policy(
         &self,
         pos: &Gomoku,
@@ -1002,31 +1034,9 @@ impl Evaluator<Gomoku> for Patterns {
         let (me, op) = sides(pos);
         let defending = pos.threatened(op);
         for &c in moves {
-            let s = see_kept(pos, c);
-            let attack = match s.threat[me] {
-                Threat::Five => 1_000_000,
-                Threat::OpenFour => 50_000,
-                Threat::FourThree => 20_000,
-                Threat::Four => 3_000,
-                Threat::DoubleThree => 2_000,
-                _ => 0,
-            };
-            let defence = match s.threat[op] {
-                Threat::Five => 500_000,
-                Threat::OpenFour => 10_000,
-                Threat::FourThree => 5_000,
-                Threat::DoubleThree => 1_000,
-                _ => 0,
-            };
-            let plain = s.score[me] + s.score[op] / 2;
-            let hint = attack + defence;
-            if hint > 0 || defending {
-                hints.push(hint + plain.max(1));
-                policy.push(0);
-            } else {
-                hints.push(0);
-                policy.push(plain * POLICY_SCALE);
-            }
+            let (hint, p) = cell_order(pos, c, me, op, defending);
+            hints.push(hint);
+            policy.push(p);
         }
     }
 
@@ -1068,24 +1078,15 @@ impl Evaluator<Gomoku> for Patterns {
             return true;
         }
         let (me, op) = sides(pos);
-        let judged = |c: usize| {
-            members(&pos.strong[c]).map(move |cell| {
-                let raw = pos.reads[cell.padded()].threat[c];
-                (cell, pos.rule_threat(cell, c, raw))
-            })
-        };
+        let fives = |c: usize| pos.strong_cells(c, Threat::Five);
         if pos.threat_counts[me][Threat::Five as usize] > 0 {
-            if let Some((cell, _)) = judged(me).find(|&(_, t)| t == Threat::Five) {
+            if let Some(cell) = fives(me).next() {
                 moves.push(cell);
                 return true;
             }
         }
         if pos.threat_counts[op][Threat::Five as usize] > 0 {
-            moves.extend(
-                judged(op)
-                    .filter(|&(cell, t)| t == Threat::Five && pos.is_legal(cell))
-                    .map(|(cell, _)| cell),
-            );
+            moves.extend(fives(op).filter(|&cell| pos.is_legal(cell)));
             if !moves.is_empty() {
                 return true;
             }

@@ -673,7 +673,7 @@ fn candidates(pos: &Gomoku, colour: u8, own: u32) -> Vec<usize> {
 }
 
 /// The empty cells within four of `p` on its four lines.
-fn line_cells(pos: &Gomoku, p: usize) -> Vec<usize> {
+pub(crate) fn line_cells(pos: &Gomoku, p: usize) -> Vec<usize> {
     line_cells_within(pos, p, 4)
 }
 

@@ -984,7 +984,7 @@ impl Evaluator<Gomoku> for Patterns {
         (pos.reads[mv.padded()].threat[me] < Threat::Four).then_some(false)
     }
 
-    /// A VCF of the side to move within [`crate::horizon::HORIZON_VCF_NODES`]: a win in
+    /// A VCF of the side to move within `HORIZON_VCF_NODES` (16): a win in
     /// 2n − 1 plies for n fours (the five included).
     fn horizon_proof(&self, pos: &mut Gomoku) -> Option<Score> {
         pos.horizon_vcf().map(|n| Score::win_in(2 * n as i32 - 1))
@@ -1021,7 +1021,7 @@ impl Evaluator<Gomoku> for Patterns {
     }
 
     /// Hints for the threats and the answers, a policy for the other cells: see
-    /// [`cell_order`].
+    /// `cell_order`.
     fn move_policy(
         &self,
         pos: &Gomoku,
@@ -1060,7 +1060,7 @@ impl Evaluator<Gomoku> for Patterns {
     /// The cells worth a search, from what the position keeps: the side to move's five if it
     /// has one; else the blocks of the other side's five; else, where the other side
     /// threatens an open four or a four-three, the cells that break every such threat and the
-    /// side to move's own fours (see [`Gomoku::answers`]); else every cell within two of a
+    /// side to move's own fours (see `Gomoku::answers`); else every cell within two of a
     /// stone. In index order; the centre on an empty board; every legal cell if the rule
     /// leaves none of those.
     fn candidates(&self, pos: &Gomoku, moves: &mut Vec<Cell>) -> bool {

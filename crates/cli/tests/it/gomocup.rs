@@ -406,6 +406,15 @@ fn yixin_board_extensions() {
     let stones = ["7,7,1", "8,8,2", "8,7,1", "6,8,2"];
     block(&mut e, "YXBOARD", &stones);
     assert_eq!(said_before_about(&mut e), Vec::<String>::new());
+    // The best point of one line (three lines share the node limit: they may pick another).
+    e.send("YXNBEST 1");
+    let single = xy(&answer(&mut e));
+    block(&mut e, "YXBOARD", &stones);
+    e.send("YXHASHCLEAR");
+    assert_eq!(
+        said_before_about(&mut e),
+        ["MESSAGE the transposition table is cleared"]
+    );
     e.send("YXNBEST 3");
     let lines = e.until(|l| !l.starts_with("MESSAGE"));
     let (mv, messages) = lines.split_last().unwrap();
@@ -460,7 +469,11 @@ fn yixin_board_extensions() {
         ]
     );
     e.send("YXNBEST 1");
-    assert_eq!(xy(&answer(&mut e)), mv, "unblocked, the best point again");
+    assert_eq!(
+        xy(&answer(&mut e)),
+        single,
+        "unblocked, the best point again"
+    );
     e.send("YXSHOWINFO");
     let info = said_before_about(&mut e);
     assert!(info[0].starts_with("MESSAGE duel "), "{info:?}");
